@@ -1,0 +1,12 @@
+include(CMakePackageConfigHelpers)
+install(DIRECTORY include/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+install(TARGETS dpref EXPORT dprefTargets)
+install(FILES cmake/dpref_dependencies.cmake DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/dpref)
+install(EXPORT dprefTargets NAMESPACE dpref:: DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/dpref)
+configure_package_config_file(cmake/dprefConfig.cmake.in
+  ${CMAKE_CURRENT_BINARY_DIR}/dprefConfig.cmake INSTALL_DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/dpref)
+write_basic_package_version_file(${CMAKE_CURRENT_BINARY_DIR}/dprefConfigVersion.cmake
+  COMPATIBILITY SameMinorVersion)
+install(FILES ${CMAKE_CURRENT_BINARY_DIR}/dprefConfig.cmake
+              ${CMAKE_CURRENT_BINARY_DIR}/dprefConfigVersion.cmake
+        DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/dpref)

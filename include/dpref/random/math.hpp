@@ -1,0 +1,165 @@
+// Elementary and special functions dispatched by scalar type: libm/Boost.Math for built-in
+// types, MPFR for mpfr_real, and for cpp_bin_float types dpref's own series evaluated with 30
+// guard digits (Boost.Math's generic erf_inv costs ~1.5 ms per call at 50 digits; the
+// refinement below costs ~20-60 us). spec/random.md RAND.MATH.ERFINV.
+#pragma once
+
+#include <boost/math/constants/constants.hpp>
+#include <boost/math/special_functions/erf.hpp>
+#include <boost/math/special_functions/log1p.hpp>
+#include <cmath>
+#include <type_traits>
+
+#include "dpref/scalar.hpp"
+
+namespace dpref::math {
+
+template <real_scalar Real>
+Real log(const Real& x) {
+  using std::log;
+  return log(x);
+}
+
+template <real_scalar Real>
+Real log1p(const Real& x) {
+  if constexpr (std::is_floating_point_v<Real>) {
+    return std::log1p(x);
+  } else if constexpr (is_runtime_precision_v<Real>) {
+    return log1p(x);  // MPFR's mpfr_log1p via ADL
+  } else {
+    return boost::math::log1p(x);
+  }
+}
+
+template <real_scalar Real>
+Real sqrt(const Real& x) {
+  using std::sqrt;
+  return sqrt(x);
+}
+
+template <real_scalar Real>
+Real exp(const Real& x) {
+  using std::exp;
+  return exp(x);
+}
+
+namespace detail {
+
+/// Working type with >= 30 extra decimal digits for the guard-digit series below.
+template <class Real>
+struct guarded {
+  using type = Real;
+};
+template <unsigned Digits, bmp::expression_template_option ET>
+struct guarded<bmp::number<bmp::cpp_bin_float<Digits>, ET>> {
+  using type = bmp::number<bmp::cpp_bin_float<Digits + 30>, bmp::et_off>;
+};
+
+/// erf(x) for x >= 0 by the positive-term series
+/// erf(x) = 2x/sqrt(pi) e^{-x^2} sum_n (2x^2)^n / (2n+1)!! (no cancellation).
+template <class W>
+W erf_series(const W& x) {
+  using std::exp;
+  using std::abs;
+  const W two_x2 = 2 * x * x;
+  const W eps = ldexp(W(1), -std::numeric_limits<W>::digits - 2);
+  W term(1), sum(1);
+  for (int n = 1; n < 100000; ++n) {
+    term *= two_x2 / W(2 * n + 1);
+    sum += term;
+    if (term < eps * sum) break;
+  }
+  return 2 * x / boost::math::constants::root_pi<W>() * exp(-x * x) * sum;
+}
+
+/// erfc(x) for x > 0 by the continued fraction (modified Lentz)
+/// erfc(x) = e^{-x^2}/sqrt(pi) / (x + (1/2)/(x + 1/(x + (3/2)/(x + ...)))).
+template <class W>
+W erfc_continued_fraction(const W& x) {
+  using std::exp;
+  using std::abs;
+  const W eps = ldexp(W(1), -std::numeric_limits<W>::digits - 2);
+  const W tiny = ldexp(W(1), -1000);
+  W f = x, c = x, d = 0;
+  for (int n = 1; n < 1000000; ++n) {
+    const W a = W(n) / 2;
+    d = x + a * d;
+    if (d == 0) d = tiny;
+    c = x + a / c;
+    if (c == 0) c = tiny;
+    d = 1 / d;
+    const W delta = c * d;
+    f *= delta;
+    if (abs(delta - 1) < eps) break;
+  }
+  return exp(-x * x) / boost::math::constants::root_pi<W>() / f;
+}
+
+/// erf and erfc accurate to Real's precision for x >= 0.
+template <class Real>
+void erf_erfc(const Real& x, Real& erf_out, Real& erfc_out) {
+  if constexpr (is_runtime_precision_v<Real>) {
+    erf_out = erf(x);  // MPFR, correctly rounded
+    erfc_out = erfc(x);
+  } else {
+    using W = typename guarded<Real>::type;
+    const W wx(x);
+    if (x < Real(4)) {  // 1 - erf loses <= 24 bits of the 100 guard bits here
+      const W e = erf_series(wx);
+      erf_out = static_cast<Real>(e);
+      erfc_out = static_cast<Real>(W(1) - e);
+    } else {
+      const W c = erfc_continued_fraction(wx);
+      erfc_out = static_cast<Real>(c);
+      erf_out = static_cast<Real>(W(1) - c);
+    }
+  }
+}
+
+/// Solves erf(x) = y (complement == false) or erfc(x) = y (complement == true) for x >= 0 by
+/// Halley iteration from the long double solution; cubic convergence from 64 correct bits.
+template <class Real>
+Real inverse_erf_family(const Real& y, bool complement) {
+  using std::abs;
+  using std::exp;
+  const long double y0 = static_cast<long double>(y);
+  Real x = Real(complement ? boost::math::erfc_inv(y0) : boost::math::erf_inv(y0));
+  const Real two_over_root_pi = 2 / boost::math::constants::root_pi<Real>();
+  const Real tol = ldexp(Real(1), 4 - binary_digits<Real>());
+  for (int it = 0; it < 12; ++it) {
+    Real e, c;
+    erf_erfc(x, e, c);
+    // f(x) = erf(x) - y  or  erfc(x) - y;  f' = +-(2/sqrt(pi)) e^{-x^2};  f''/f' = -2x
+    const Real fprime = (complement ? -two_over_root_pi : two_over_root_pi) * exp(-x * x);
+    const Real f = complement ? Real(c - y) : Real(e - y);
+    const Real newton = f / fprime;
+    const Real step = newton / (1 + x * newton);  // Halley
+    x -= step;
+    if (abs(step) <= tol * abs(x)) break;
+  }
+  return x;
+}
+
+}  // namespace detail
+
+/// Inverse error function; argument in (0, 1/2] in the samplers.
+template <real_scalar Real>
+Real erf_inv(const Real& y) {
+  if constexpr (std::is_floating_point_v<Real>) {
+    return boost::math::erf_inv(y);
+  } else {
+    return detail::inverse_erf_family(y, false);
+  }
+}
+
+/// Inverse complementary error function; argument in (0, 1/2] in the samplers.
+template <real_scalar Real>
+Real erfc_inv(const Real& y) {
+  if constexpr (std::is_floating_point_v<Real>) {
+    return boost::math::erfc_inv(y);
+  } else {
+    return detail::inverse_erf_family(y, true);
+  }
+}
+
+}  // namespace dpref::math
