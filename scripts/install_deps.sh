@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Installs every build, test and benchmark dependency from Debian's packages (run as root or
+# with sudo). Idempotent.
+set -euo pipefail
+SUDO=""
+if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+PACKAGES=(
+  build-essential cmake ninja-build git python3 python3-numpy clang-format
+  libeigen3-dev libboost-dev libmpfr-dev libmpfi-dev libgmp-dev librandom123-dev
+  libgtest-dev libgmock-dev librapidcheck-dev libbenchmark-dev libcli11-dev nlohmann-json3-dev libfmt-dev
+)
+missing=()
+for p in "${PACKAGES[@]}"; do
+  dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+echo "install_deps: all ${#PACKAGES[@]} packages present"
