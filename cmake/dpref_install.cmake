@@ -1,6 +1,8 @@
 include(CMakePackageConfigHelpers)
 install(DIRECTORY include/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
-install(TARGETS dpref EXPORT dprefTargets)
+set_target_properties(dpref_instances PROPERTIES EXPORT_NAME instances)
+install(TARGETS dpref dpref_instances EXPORT dprefTargets
+        ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
 install(FILES cmake/dpref_dependencies.cmake DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/dpref)
 install(EXPORT dprefTargets NAMESPACE dpref:: DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/dpref)
 configure_package_config_file(cmake/dprefConfig.cmake.in

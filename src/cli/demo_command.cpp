@@ -73,4 +73,6 @@ void register_demo_command(CLI::App& app) {
   cmd->callback([opts] { run_demo(*opts); });
 }
 
+static const command_registrar demo_registrar(register_demo_command);
+
 }  // namespace dpref::cli

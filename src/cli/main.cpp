@@ -8,8 +8,7 @@
 int main(int argc, char** argv) {
   CLI::App app{"dpref: verified reference implementation of differentially private optimization"};
   app.require_subcommand(1);
-  dpref::cli::register_demo_command(app);
-  dpref::cli::register_sample_command(app);
+  for (const auto registration : dpref::cli::command_registry()) registration(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

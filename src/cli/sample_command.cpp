@@ -94,4 +94,6 @@ void register_sample_command(CLI::App& app) {
   cmd->callback([o] { run_sample(*o); });
 }
 
+static const command_registrar sample_registrar(register_sample_command);
+
 }  // namespace dpref::cli

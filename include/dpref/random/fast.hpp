@@ -5,8 +5,11 @@
 // spec/random.md RAND.FAST.
 #pragma once
 
+#include <boost/math/policies/policy.hpp>
 #include <boost/math/special_functions/erf.hpp>
+#include <bit>
 #include <cmath>
+#include <cstdint>
 
 #include "dpref/error.hpp"
 #include "dpref/random/philox_stream.hpp"
@@ -15,9 +18,21 @@
 namespace dpref::fast {
 
 namespace detail {
+// Boost.Math promotes double to long double internally by default; the fast path stays in
+// double.
+using double_policy = boost::math::policies::policy<boost::math::policies::promote_double<false>>;
+
+/// -log(U), U = (K + 1/2) 2^-B from the bits after `skip` (truncated to 53 bits): one
+/// logarithm, no data-dependent branch. Small magnitudes have absolute resolution 2^-53 (as in
+/// numpy), unlike the reference samplers' folded uniform.
 inline double standard_exponential(const stream_draw& draw, unsigned skip) {
-  const auto f = folded_uniform<double>(draw, 1, skip);
-  return f.upper ? -std::log1p(-f.t) : -std::log(f.t);
+  return -std::log(dpref::detail::unit_from_bits<double>(draw, 1, skip, false));
+}
+
+/// x with the sign bit replaced by `negative` (branch-free).
+inline double with_sign(double x, bool negative) {
+  return std::bit_cast<double>(std::bit_cast<std::uint64_t>(x) |
+                               (static_cast<std::uint64_t>(negative) << 63));
 }
 }  // namespace detail
 
@@ -31,8 +46,7 @@ inline double exponential(philox_stream& s, double rate) {
 inline double laplace(philox_stream& s, double b) {
   require_positive("dpref::fast::laplace", "b", b);
   const stream_draw draw = s.next_draw();
-  const double x = b * detail::standard_exponential(draw, 1);
-  return draw_bit(draw, 0) ? -x : x;
+  return detail::with_sign(b * detail::standard_exponential(draw, 1), draw_bit(draw, 0));
 }
 
 /// N(0, sigma^2) by inversion (Boost erfc_inv / erf_inv in double). @spec RAND.FAST
@@ -40,7 +54,8 @@ inline double gaussian(philox_stream& s, double sigma) {
   require_positive("dpref::fast::gaussian", "sigma", sigma);
   const stream_draw draw = s.next_draw();
   const auto f = folded_uniform<double>(draw, 1, 1);
-  const double z = 1.4142135623730950488 * (f.upper ? boost::math::erf_inv(f.t) : boost::math::erfc_inv(f.t));
+  const double z = 1.4142135623730950488 * (f.upper ? boost::math::erf_inv(f.t, detail::double_policy())
+                                                           : boost::math::erfc_inv(f.t, detail::double_policy()));
   return sigma * (draw_bit(draw, 0) ? -z : z);
 }
 

@@ -14,16 +14,40 @@
 
 namespace dpref::math {
 
+namespace detail {
+/// For cpp_bin_float types: an MPFR type with >= the same precision. Elementary functions go
+/// through it (exact conversion in, correctly rounded MPFR result, one rounding out): ~3 us
+/// instead of ~8 us for Boost's generic log at 50 digits, and more accurate.
+template <class Real>
+struct mpfr_twin {
+  using type = void;
+};
+template <unsigned Digits, bmp::expression_template_option ET>
+struct mpfr_twin<bmp::number<bmp::cpp_bin_float<Digits>, ET>> {
+  using type = bmp::number<bmp::mpfr_float_backend<Digits + 3>, bmp::et_off>;
+};
+template <class Real>
+using mpfr_twin_t = typename mpfr_twin<Real>::type;
+template <class Real>
+inline constexpr bool has_mpfr_twin_v = !std::is_void_v<mpfr_twin_t<Real>>;
+}  // namespace detail
+
 template <real_scalar Real>
 Real log(const Real& x) {
-  using std::log;
-  return log(x);
+  if constexpr (detail::has_mpfr_twin_v<Real>) {
+    return static_cast<Real>(log(detail::mpfr_twin_t<Real>(x)));
+  } else {
+    using std::log;
+    return log(x);
+  }
 }
 
 template <real_scalar Real>
 Real log1p(const Real& x) {
   if constexpr (std::is_floating_point_v<Real>) {
     return std::log1p(x);
+  } else if constexpr (detail::has_mpfr_twin_v<Real>) {
+    return static_cast<Real>(log1p(detail::mpfr_twin_t<Real>(x)));
   } else if constexpr (is_runtime_precision_v<Real>) {
     return log1p(x);  // MPFR's mpfr_log1p via ADL
   } else {
@@ -39,8 +63,12 @@ Real sqrt(const Real& x) {
 
 template <real_scalar Real>
 Real exp(const Real& x) {
-  using std::exp;
-  return exp(x);
+  if constexpr (detail::has_mpfr_twin_v<Real>) {
+    return static_cast<Real>(exp(detail::mpfr_twin_t<Real>(x)));
+  } else {
+    using std::exp;
+    return exp(x);
+  }
 }
 
 namespace detail {
@@ -69,7 +97,7 @@ W erf_series(const W& x) {
     sum += term;
     if (term < eps * sum) break;
   }
-  return 2 * x / boost::math::constants::root_pi<W>() * exp(-x * x) * sum;
+  return 2 * x / boost::math::constants::root_pi<W>() * math::exp(W(-x * x)) * sum;
 }
 
 /// erfc(x) for x > 0 by the continued fraction (modified Lentz)
@@ -92,7 +120,7 @@ W erfc_continued_fraction(const W& x) {
     f *= delta;
     if (abs(delta - 1) < eps) break;
   }
-  return exp(-x * x) / boost::math::constants::root_pi<W>() / f;
+  return math::exp(W(-x * x)) / boost::math::constants::root_pi<W>() / f;
 }
 
 /// erf and erfc accurate to Real's precision for x >= 0.
@@ -130,12 +158,13 @@ Real inverse_erf_family(const Real& y, bool complement) {
     Real e, c;
     erf_erfc(x, e, c);
     // f(x) = erf(x) - y  or  erfc(x) - y;  f' = +-(2/sqrt(pi)) e^{-x^2};  f''/f' = -2x
-    const Real fprime = (complement ? -two_over_root_pi : two_over_root_pi) * exp(-x * x);
+    const Real fprime = (complement ? -two_over_root_pi : two_over_root_pi) * math::exp(Real(-x * x));
     const Real f = complement ? Real(c - y) : Real(e - y);
     const Real newton = f / fprime;
     const Real step = newton / (1 + x * newton);  // Halley
     x -= step;
-    if (abs(step) <= tol * abs(x)) break;
+    // Halley's error recursion for erf/erfc: e_{n+1} ~ ((x^2 + 1)/3) e_n^3, with e_n ~ step.
+    if (abs(step) <= tol * abs(x) || (x * x + 1) * abs(step * step * step) <= tol * abs(x)) break;
   }
   return x;
 }

@@ -51,8 +51,10 @@ Real unit_from_two_lanes(const stream_draw& draw, unsigned lanes, unsigned skip,
     shift = len - p;  // >= 1: the half bit is dropped; top = floor(m / 2^shift) = r >> (shift-1)
     top = static_cast<std::uint64_t>(r >> (shift - 1));
   }
-  using std::ldexp;
-  return ldexp(static_cast<Real>(top), shift - static_cast<int>(total_bits) - 1);
+  // 2^e with e in [-130, 0]: a normal double, built from its bits (exact, no libm call)
+  const int e = shift - static_cast<int>(total_bits) - 1;
+  const double scale = std::bit_cast<double>(static_cast<std::uint64_t>(1023 + e) << 52);
+  return static_cast<Real>(top) * static_cast<Real>(scale);
 }
 
 template <real_scalar Real>
