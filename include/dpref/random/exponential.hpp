@@ -5,6 +5,8 @@
 #include "dpref/random/evaluation.hpp"
 #include "dpref/random/math.hpp"
 #include "dpref/random/uniform.hpp"
+#include "dpref/random/detail/double_double_log.hpp"
+#include <type_traits>
 
 namespace dpref {
 
@@ -25,6 +27,13 @@ Eval standard_exponential(const stream_draw& draw, unsigned lanes, unsigned skip
 template <real_scalar Real>
 Real exponential(philox_stream& s, const Real& rate) {
   require_positive("dpref::exponential", "rate", rate);
+  if constexpr (std::is_same_v<Real, double>) {
+    // double-double quotient E / rate, rounded once
+    const detail::dd e = detail::standard_exponential_dd(s.next_draw(), 0);
+    const double q = e.hi / rate;
+    const double rem = std::fma(-q, rate, e.hi) + e.lo;
+    return q + rem / rate;
+  }
   using Eval = detail::evaluation_t<Real>;
   const Eval e = detail::standard_exponential<Eval>(s.next_draw(), detail::inversion_lanes<Real>(), 0);
   return static_cast<Real>(e / static_cast<Eval>(rate));

@@ -15,6 +15,13 @@ Real laplace(philox_stream& s, const Real& b) {
   using Eval = detail::evaluation_t<Real>;
   const stream_draw draw = s.next_draw();
   const bool negative = draw_bit(draw, 0);
+  if constexpr (std::is_same_v<Real, double>) {
+    // double-double product b * E, rounded once
+    const detail::dd e = detail::standard_exponential_dd(draw, 1);
+    const detail::dd p = detail::two_prod(b, e.hi);
+    const double x = p.hi + (p.lo + b * e.lo);
+    return negative ? -x : x;
+  }
   const Eval e = detail::standard_exponential<Eval>(draw, detail::inversion_lanes<Real>(), 1);
   const Eval x = static_cast<Eval>(b) * e;
   return static_cast<Real>(negative ? -x : x);
