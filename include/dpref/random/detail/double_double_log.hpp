@@ -53,17 +53,21 @@ inline const log_table& double_double_log_table() {
   return table;
 }
 
-/// log(x) for x = hi + lo in [2^-200, 1), |lo| <= ulp(hi); absolute error < 2^-75.
+/// 2^e for a normal exponent e in [-1022, 1023], built from its bits (exact, no libm call).
+inline double pow2(int e) {
+  return std::bit_cast<double>(static_cast<std::uint64_t>(1023 + e) << 52);
+}
+
+/// log(x) for a normal x = hi + lo in [2^-1000, 1), |lo| <= ulp(hi); absolute error < 2^-75.
 inline dd log_dd(double hi, double lo) {
   const log_table& tab = double_double_log_table();
-  int k;
-  const double m0 = std::frexp(hi, &k);  // hi = m0 2^k, m0 in [1/2, 1)
-  const double m = 2 * m0;               // m in [1, 2), exponent k - 1
-  k -= 1;
-  const int i = static_cast<int>((m - 1) * 128);  // exact: top 7 fraction bits
+  const std::uint64_t bits = std::bit_cast<std::uint64_t>(hi);
+  const int k = static_cast<int>((bits >> 52) & 0x7ff) - 1023;  // hi = m 2^k
+  const double m = std::bit_cast<double>((bits & 0x000fffffffffffffULL) | (1023ULL << 52));
+  const int i = static_cast<int>((bits >> 45) & 127);  // top 7 fraction bits of m
   const double c = 1 + i / 128.0;
-  const double d = m - c;                      // exact (Sterbenz)
-  const double d_lo = std::ldexp(lo, -k);      // exact scaling
+  const double d = m - c;                   // exact (Sterbenz)
+  const double d_lo = lo * pow2(-k);        // exact scaling
   // r = (d + d_lo) / c as double-double
   const double r_hi = d / c;
   const double rem = std::fma(-r_hi, c, d);  // exact remainder
@@ -128,8 +132,9 @@ inline folded_dd folded_uniform_dd(const stream_draw& draw, unsigned skip) {
   const int shift_lo = shift_hi - 53;
   const u128 next = shift_lo > 0 ? rest_bits >> shift_lo : rest_bits << -shift_lo;
   const int e = -static_cast<int>(bits) - 2;
-  const double hi = std::ldexp(static_cast<double>(static_cast<std::uint64_t>(top)), shift_hi + e);
-  const double lo = std::ldexp(static_cast<double>(static_cast<std::uint64_t>(next)), shift_lo + e);
+  // top < 2^53 and next < 2^53 convert exactly; the scales are normal powers of two
+  const double hi = static_cast<double>(static_cast<std::uint64_t>(top)) * pow2(shift_hi + e);
+  const double lo = static_cast<double>(static_cast<std::uint64_t>(next)) * pow2(shift_lo + e);
   return {hi, lo, upper};
 }
 
