@@ -87,9 +87,9 @@ void BM_fast_gaussian(benchmark::State& state) {
   state.SetItemsProcessed(state.iterations());
 }
 
-#define DPREF_BENCH_ALL(F)                  \
-  BENCHMARK_TEMPLATE(F, double);            \
-  BENCHMARK_TEMPLATE(F, long double);       \
+#define DPREF_BENCH_ALL(F)            \
+  BENCHMARK_TEMPLATE(F, double);      \
+  BENCHMARK_TEMPLATE(F, long double); \
   BENCHMARK_TEMPLATE(F, mp50);
 
 DPREF_BENCH_ALL(BM_uniform01)

@@ -30,8 +30,8 @@ std::string to_text(const T& v) {
 
 /// Throws std::domain_error("<fn>: <param> must be <condition>, got <value>").
 template <class T>
-[[noreturn]] void fail_domain(std::string_view fn, std::string_view param, std::string_view condition,
-                              const T& value) {
+[[noreturn]] void fail_domain(std::string_view fn, std::string_view param,
+                              std::string_view condition, const T& value) {
   std::string msg;
   msg.append(fn).append(": ").append(param).append(" must be ").append(condition);
   msg.append(", got ").append(detail::to_text(value));
@@ -50,8 +50,8 @@ template <class T>
 
 template <class Real>
 bool is_finite_value(const Real& x) {
-  using std::isfinite;
   using boost::multiprecision::isfinite;
+  using std::isfinite;
   return static_cast<bool>(isfinite(x));
 }
 

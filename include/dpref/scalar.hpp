@@ -28,18 +28,17 @@ inline constexpr bool is_runtime_precision_v<mpfr_real> = true;
 /// A real binary floating-point scalar usable by every dpref kernel. Runtime-precision MPFR
 /// has no numeric_limits specialisation, so it is admitted by name.
 template <class T>
-concept real_scalar =
-    (is_runtime_precision_v<T> ||
-     (std::numeric_limits<T>::is_specialized && !std::numeric_limits<T>::is_integer &&
-      std::numeric_limits<T>::radix == 2)) &&
-    requires(T a, T b, int e) {
-      { a + b } -> std::convertible_to<T>;
-      { a * b } -> std::convertible_to<T>;
-      { a / b } -> std::convertible_to<T>;
-      { -a } -> std::convertible_to<T>;
-      { a < b } -> std::convertible_to<bool>;
-      { T(e) } -> std::same_as<T>;
-    };
+concept real_scalar = (is_runtime_precision_v<T> || (std::numeric_limits<T>::is_specialized &&
+                                                     !std::numeric_limits<T>::is_integer &&
+                                                     std::numeric_limits<T>::radix == 2)) &&
+                      requires(T a, T b, int e) {
+  { a + b } -> std::convertible_to<T>;
+  { a* b } -> std::convertible_to<T>;
+  { a / b } -> std::convertible_to<T>;
+  { -a } -> std::convertible_to<T>;
+  { a < b } -> std::convertible_to<bool>;
+  { T(e) } -> std::same_as<T>;
+};
 
 /// Number of binary digits in the significand of Real (runtime value for mpfr_real).
 template <real_scalar Real>
@@ -69,12 +68,18 @@ Real tolerance() {
 /// Human-readable name of the scalar type (used in CLI/JSON output and test names).
 template <real_scalar Real>
 constexpr const char* scalar_name() {
-  if constexpr (std::is_same_v<Real, float>) return "float";
-  else if constexpr (std::is_same_v<Real, double>) return "double";
-  else if constexpr (std::is_same_v<Real, long double>) return "long double";
-  else if constexpr (std::is_same_v<Real, mp50>) return "mp50";
-  else if constexpr (std::is_same_v<Real, mpfr_real>) return "mpfr";
-  else return "real";
+  if constexpr (std::is_same_v<Real, float>)
+    return "float";
+  else if constexpr (std::is_same_v<Real, double>)
+    return "double";
+  else if constexpr (std::is_same_v<Real, long double>)
+    return "long double";
+  else if constexpr (std::is_same_v<Real, mp50>)
+    return "mp50";
+  else if constexpr (std::is_same_v<Real, mpfr_real>)
+    return "mpfr";
+  else
+    return "real";
 }
 
 template <real_scalar Real>

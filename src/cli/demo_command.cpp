@@ -34,9 +34,11 @@ void run_demo(const demo_options& o) {
   const auto [bd, sd] = demo_scales<double>();
   const auto [bm, sm] = demo_scales<mp50>();
   fmt::print("  Laplace  b = Δ/ε              double {:>22}   mp50 {}\n", to_text(bd), to_text(bm));
-  fmt::print("  Gaussian σ = Δ√(2ln(1.25/δ))/ε double {:>22}   mp50 {}\n\n", to_text(sd), to_text(sm));
-  fmt::print("Samples below use the double scale at both precisions, so the double sample should be\n"
-             "the 50-digit sample rounded to double (in >= 99.9% of draws, RAND.PRECISION.AGREE).\n\n");
+  fmt::print("  Gaussian σ = Δ√(2ln(1.25/δ))/ε double {:>22}   mp50 {}\n\n", to_text(sd),
+             to_text(sm));
+  fmt::print(
+      "Samples below use the double scale at both precisions, so the double sample should be\n"
+      "the 50-digit sample rounded to double (in >= 99.9% of draws, RAND.PRECISION.AGREE).\n\n");
   const mp50 bw(bd), sw(sd);  // widened double scales
 
   auto table = [&](const char* name, auto sample_double, auto sample_mp50) {
@@ -60,14 +62,16 @@ void run_demo(const demo_options& o) {
   philox_stream vd(o.seed, 1), vm(o.seed, 1);
   const auto wd = vector_laplace<double>(vd, 3, bd);
   const auto wm = vector_laplace<mp50>(vm, 3, bw);
-  for (int i = 0; i < 3; ++i) fmt::print("  w[{}] double {:>24}   mp50 {}\n", i, to_text(wd[i]), to_text(wm[i]));
+  for (int i = 0; i < 3; ++i)
+    fmt::print("  w[{}] double {:>24}   mp50 {}\n", i, to_text(wd[i]), to_text(wm[i]));
 }
 
 }  // namespace
 
 void register_demo_command(CLI::App& app) {
   auto opts = std::make_shared<demo_options>();
-  auto* cmd = app.add_subcommand("demo", "Print calibrated noise scales and samples at double and 50 digits");
+  auto* cmd = app.add_subcommand(
+      "demo", "Print calibrated noise scales and samples at double and 50 digits");
   cmd->add_option("--seed", opts->seed, "Stream seed");
   cmd->add_option("--count", opts->count, "Samples per distribution")->check(CLI::Range(1, 1000));
   cmd->callback([opts] { run_demo(*opts); });

@@ -29,12 +29,18 @@ nlohmann::json draw_all(const sample_options& o) {
   nlohmann::json out = nlohmann::json::array();
   for (std::size_t i = 0; i < o.count; ++i) {
     const std::string& d = o.distribution;
-    if (d == "laplace") out.push_back(to_text(laplace<Real>(s, param)));
-    else if (d == "gaussian") out.push_back(to_text(gaussian<Real>(s, param)));
-    else if (d == "exponential") out.push_back(to_text(exponential<Real>(s, param)));
-    else if (d == "uniform") out.push_back(to_text(uniform01<Real>(s)));
-    else if (d == "bernoulli") out.push_back(bernoulli<Real>(s, param));
-    else if (d == "gamma") out.push_back(to_text(gamma<Real>(s, parse_scalar<Real>(o.shape, "--shape"), param)));
+    if (d == "laplace")
+      out.push_back(to_text(laplace<Real>(s, param)));
+    else if (d == "gaussian")
+      out.push_back(to_text(gaussian<Real>(s, param)));
+    else if (d == "exponential")
+      out.push_back(to_text(exponential<Real>(s, param)));
+    else if (d == "uniform")
+      out.push_back(to_text(uniform01<Real>(s)));
+    else if (d == "bernoulli")
+      out.push_back(bernoulli<Real>(s, param));
+    else if (d == "gamma")
+      out.push_back(to_text(gamma<Real>(s, parse_scalar<Real>(o.shape, "--shape"), param)));
     else if (d == "vector-laplace" || d == "direction") {
       const vector<Real> w = d == "direction" ? uniform_direction<Real>(s, o.dim)
                                               : vector_laplace<Real>(s, o.dim, param);
@@ -42,9 +48,11 @@ nlohmann::json draw_all(const sample_options& o) {
       for (Eigen::Index j = 0; j < w.size(); ++j) row.push_back(to_text(w[j]));
       out.push_back(row);
     } else {
-      throw std::invalid_argument("dpref sample: --distribution must be one of laplace, gaussian, "
-                                  "exponential, uniform, bernoulli, gamma, vector-laplace, "
-                                  "direction; got " + d);
+      throw std::invalid_argument(
+          "dpref sample: --distribution must be one of laplace, gaussian, "
+          "exponential, uniform, bernoulli, gamma, vector-laplace, "
+          "direction; got " +
+          d);
     }
   }
   return out;
@@ -54,20 +62,26 @@ void run_sample(const sample_options& o) {
   nlohmann::json j;
   j["distribution"] = o.distribution;
   j["precision"] = o.precision;
-  j["address"] = {{"seed", o.seed}, {"stream", o.stream}, {"substream", o.substream},
-                  {"position", o.position}};
-  if (o.precision == "double") j["samples"] = draw_all<double>(o);
-  else if (o.precision == "long-double") j["samples"] = draw_all<long double>(o);
-  else if (o.precision == "mp50") j["samples"] = draw_all<mp50>(o);
+  j["address"] = {
+      {"seed", o.seed}, {"stream", o.stream}, {"substream", o.substream}, {"position", o.position}};
+  if (o.precision == "double")
+    j["samples"] = draw_all<double>(o);
+  else if (o.precision == "long-double")
+    j["samples"] = draw_all<long double>(o);
+  else if (o.precision == "mp50")
+    j["samples"] = draw_all<mp50>(o);
   else if (o.precision.rfind("mpfr:", 0) == 0) {
     const int digits = std::stoi(o.precision.substr(5));
     if (digits < 20 || digits > 10000)
-      throw std::invalid_argument("dpref sample: --precision mpfr:DIGITS needs 20 <= DIGITS <= 10000");
+      throw std::invalid_argument(
+          "dpref sample: --precision mpfr:DIGITS needs 20 <= DIGITS <= 10000");
     mpfr_real::default_precision(static_cast<unsigned>(digits));
     j["samples"] = draw_all<mpfr_real>(o);
   } else {
-    throw std::invalid_argument("dpref sample: --precision must be double, long-double, mp50 or "
-                                "mpfr:DIGITS; got " + o.precision);
+    throw std::invalid_argument(
+        "dpref sample: --precision must be double, long-double, mp50 or "
+        "mpfr:DIGITS; got " +
+        o.precision);
   }
   fmt::print("{}\n", j.dump(2));
 }

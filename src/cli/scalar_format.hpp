@@ -4,8 +4,8 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
-#include <stdexcept>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 #include <type_traits>
 
@@ -37,8 +37,9 @@ Real parse_scalar(const std::string& text, const std::string& what) {
   };
   if constexpr (std::is_floating_point_v<Real>) {
     char* end = nullptr;
-    const Real x = std::is_same_v<Real, double> ? static_cast<Real>(std::strtod(text.c_str(), &end))
-                                                : static_cast<Real>(std::strtold(text.c_str(), &end));
+    const Real x = std::is_same_v<Real, double>
+                       ? static_cast<Real>(std::strtod(text.c_str(), &end))
+                       : static_cast<Real>(std::strtold(text.c_str(), &end));
     if (text.empty() || end != text.c_str() + text.size()) fail();
     return x;
   } else {

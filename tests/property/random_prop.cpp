@@ -17,12 +17,15 @@ struct address {
 };
 
 rc::Gen<address> gen_address() {
-  return rc::gen::build<address>(rc::gen::set(&address::seed), rc::gen::set(&address::stream),
-                                 rc::gen::set(&address::substream),
-                                 rc::gen::set(&address::position, rc::gen::inRange<std::uint64_t>(0, 1ull << 62)));
+  return rc::gen::build<address>(
+      rc::gen::set(&address::seed), rc::gen::set(&address::stream),
+      rc::gen::set(&address::substream),
+      rc::gen::set(&address::position, rc::gen::inRange<std::uint64_t>(0, 1ull << 62)));
 }
 
-philox_stream open(const address& a) { return philox_stream(a.seed, a.stream, a.substream, a.position); }
+philox_stream open(const address& a) {
+  return philox_stream(a.seed, a.stream, a.substream, a.position);
+}
 
 /// Runs f and reports whether it threw std::domain_error whose message names `param`.
 template <class F>
@@ -40,10 +43,14 @@ RC_GTEST_PROP(RAND_ERRORS, ThrowsForMp50IffForDouble, ()) {
   const double p = *test::any_parameter();
   const double q = *test::any_parameter();
   philox_stream s(1);
-  RC_ASSERT(throws_naming([&] { laplace(s, p); }, "b") == throws_naming([&] { laplace(s, mp50(p)); }, "b"));
-  RC_ASSERT(throws_naming([&] { gaussian(s, p); }, "sigma") == throws_naming([&] { gaussian(s, mp50(p)); }, "sigma"));
-  RC_ASSERT(throws_naming([&] { exponential(s, p); }, "rate") == throws_naming([&] { exponential(s, mp50(p)); }, "rate"));
-  RC_ASSERT(throws_naming([&] { bernoulli(s, p); }, "p") == throws_naming([&] { bernoulli(s, mp50(p)); }, "p"));
+  RC_ASSERT(throws_naming([&] { laplace(s, p); }, "b") ==
+            throws_naming([&] { laplace(s, mp50(p)); }, "b"));
+  RC_ASSERT(throws_naming([&] { gaussian(s, p); }, "sigma") ==
+            throws_naming([&] { gaussian(s, mp50(p)); }, "sigma"));
+  RC_ASSERT(throws_naming([&] { exponential(s, p); }, "rate") ==
+            throws_naming([&] { exponential(s, mp50(p)); }, "rate"));
+  RC_ASSERT(throws_naming([&] { bernoulli(s, p); }, "p") ==
+            throws_naming([&] { bernoulli(s, mp50(p)); }, "p"));
   const bool gd = throws_naming([&] { gamma(s, p, q); }, "dpref::gamma");
   RC_ASSERT(gd == throws_naming([&] { gamma(s, mp50(p), mp50(q)); }, "dpref::gamma"));
   const std::size_t d = *rc::gen::inRange<std::size_t>(0, 4);

@@ -42,10 +42,10 @@ rc::Gen<Real> delta() {
 
 /// Any double including NaN, infinities, zero and negatives (for validation properties).
 inline rc::Gen<double> any_parameter() {
-  return rc::gen::oneOf(rc::gen::element(0.0, -0.0, -1.0, 1.0, 0.5, 1e-300, -1e300, 1e300,
-                                         std::nan(""), INFINITY, -INFINITY),
-                        rc::gen::map(rc::gen::arbitrary<std::int32_t>(),
-                                     [](std::int32_t k) { return k / 1000.0; }));
+  return rc::gen::oneOf(
+      rc::gen::element(0.0, -0.0, -1.0, 1.0, 0.5, 1e-300, -1e300, 1e300, std::nan(""), INFINITY,
+                       -INFINITY),
+      rc::gen::map(rc::gen::arbitrary<std::int32_t>(), [](std::int32_t k) { return k / 1000.0; }));
 }
 
 }  // namespace dpref::test

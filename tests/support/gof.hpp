@@ -45,8 +45,8 @@ struct chi2_result {
 /// Pearson chi-square of integer counts against pmf(k), summed over the observed support and
 /// a tail bin; bins with expected count < min_expected are merged into their neighbours.
 inline chi2_result chi2_test(const std::map<long long, long long>& counts,
-                             const std::function<double(long long)>& pmf, long long lo, long long hi,
-                             double alpha, double min_expected = 20) {
+                             const std::function<double(long long)>& pmf, long long lo,
+                             long long hi, double alpha, double min_expected = 20) {
   long long n = 0;
   for (auto& [k, c] : counts) n += c;
   const double nn = static_cast<double>(n);

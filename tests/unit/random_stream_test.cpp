@@ -69,7 +69,8 @@ TEST(RAND_STREAM_THREADS, ResultsDoNotDependOnThreadCount) {
   constexpr int nodes = 8, per_node = 500;
   auto fill = [](int node, std::vector<double>& out) {
     philox_stream s = philox_stream(2026).with_stream(static_cast<std::uint64_t>(node));
-    for (int i = 0; i < per_node; ++i) out[static_cast<std::size_t>(node * per_node + i)] = laplace(s, 1.0);
+    for (int i = 0; i < per_node; ++i)
+      out[static_cast<std::size_t>(node * per_node + i)] = laplace(s, 1.0);
   };
   std::vector<double> serial(nodes * per_node), threaded(nodes * per_node);
   for (int n = 0; n < nodes; ++n) fill(n, serial);
@@ -129,7 +130,8 @@ TYPED_TEST(RAND_UNIFORM_BITS, ValueIsTheTruncationOfTheExactDyadic) {
       m >>= shift;
     }
     using std::ldexp;
-    const Real expected = ldexp(Real(m.convert_to<Real>()), shift - static_cast<int>(64 * lanes) - 1);
+    const Real expected =
+        ldexp(Real(m.convert_to<Real>()), shift - static_cast<int>(64 * lanes) - 1);
     ASSERT_EQ(uniform01<Real>(d), expected) << "draw " << i;
   }
 }
@@ -146,11 +148,13 @@ TEST(RAND_UNIFORM_BITS, AllSignificandBitsOfDoubleAreRandom) {
     int e;
     const double m = std::frexp(uniform01<double>(s), &e);  // m in [1/2, 1)
     const auto bits = static_cast<std::uint64_t>(std::ldexp(m, 53));
-    for (int b = 0; b < 53; ++b) ones[static_cast<std::size_t>(b)] += static_cast<int>((bits >> b) & 1u);
+    for (int b = 0; b < 53; ++b)
+      ones[static_cast<std::size_t>(b)] += static_cast<int>((bits >> b) & 1u);
   }
   EXPECT_EQ(ones[52], n);  // the leading bit of a normalised significand
   for (int b = 0; b < 52; ++b)
-    EXPECT_LT(std::fabs(ones[static_cast<std::size_t>(b)] - n / 2.0), z * std::sqrt(n / 4.0)) << "bit " << b;
+    EXPECT_LT(std::fabs(ones[static_cast<std::size_t>(b)] - n / 2.0), z * std::sqrt(n / 4.0))
+        << "bit " << b;
 }
 
 TEST(RAND_UNIFORM_HALF, ComplementIsExact) {
@@ -189,7 +193,8 @@ TYPED_TEST(RAND_BERN_EXACT, FrequencyMatchesP) {
     int k = 0;
     for (int i = 0; i < n; ++i) k += bernoulli<Real>(s, p) ? 1 : 0;
     boost::math::binomial_distribution<double> bin(n, static_cast<double>(p));
-    const double lo = boost::math::quantile(bin, 0.5e-6), hi = boost::math::quantile(boost::math::complement(bin, 0.5e-6));
+    const double lo = boost::math::quantile(bin, 0.5e-6),
+                 hi = boost::math::quantile(boost::math::complement(bin, 0.5e-6));
     EXPECT_GE(k, lo);
     EXPECT_LE(k, hi);
   }

@@ -35,7 +35,9 @@ std::vector<double> draw(int n, std::uint64_t seed, Sampler&& sampler) {
   return out;
 }
 
-double laplace_cdf(double x, double b) { return x < 0 ? 0.5 * std::exp(x / b) : 1 - 0.5 * std::exp(-x / b); }
+double laplace_cdf(double x, double b) {
+  return x < 0 ? 0.5 * std::exp(x / b) : 1 - 0.5 * std::exp(-x / b);
+}
 double normal_cdf(double x, double sigma) { return 0.5 * std::erfc(-x / (sigma * std::sqrt(2.0))); }
 
 /// Mean and variance within z_{alpha} standard errors (CLT; fourth moment `mu4` given).
@@ -60,14 +62,16 @@ TYPED_TEST(RAND_LAPLACE_INV, KolmogorovSmirnovAndMoments) {
   const int n = sample_size<Real>(200000, 20000);
   const Real b = Real(3) / 2;
   const auto x = draw<Real>(n, 1, [&](philox_stream& s) { return laplace<Real>(s, b); });
-  const auto ks = test::ks_test(x, [](double v) { return laplace_cdf(v, 1.5); }, kAlpha);
+  const auto ks = test::ks_test(
+      x, [](double v) { return laplace_cdf(v, 1.5); }, kAlpha);
   EXPECT_FALSE(ks.reject) << "D = " << ks.statistic << " > " << ks.critical;
   expect_moments(x, 0, 2 * 1.5 * 1.5, 24 * std::pow(1.5, 4));
 }
 
 TEST(RAND_LAPLACE_INV, NegativeControlRejectsWrongScale) {
   const auto x = draw<double>(200000, 1, [](philox_stream& s) { return laplace(s, 1.06); });
-  const auto ks = test::ks_test(x, [](double v) { return laplace_cdf(v, 1.0); }, kAlpha);
+  const auto ks = test::ks_test(
+      x, [](double v) { return laplace_cdf(v, 1.0); }, kAlpha);
   EXPECT_TRUE(ks.reject) << "D = " << ks.statistic << " <= " << ks.critical;
 }
 
@@ -79,15 +83,18 @@ TYPED_TEST(RAND_EXP_INV, KolmogorovSmirnovAndMoments) {
   using Real = TypeParam;
   const int n = sample_size<Real>(200000, 20000);
   const auto x = draw<Real>(n, 2, [](philox_stream& s) { return exponential<Real>(s, Real(2)); });
-  const auto ks = test::ks_test(x, [](double v) { return v <= 0 ? 0.0 : -std::expm1(-2 * v); }, kAlpha);
+  const auto ks = test::ks_test(
+      x, [](double v) { return v <= 0 ? 0.0 : -std::expm1(-2 * v); }, kAlpha);
   EXPECT_FALSE(ks.reject) << "D = " << ks.statistic << " > " << ks.critical;
   for (double v : x) ASSERT_GT(v, 0.0);
   expect_moments(x, 0.5, 0.25, 9.0 / 16);  // central 4th moment of Exp(rate 2) = 9/rate^4
 }
 
 TEST(RAND_EXP_INV, NegativeControlRejectsWrongRate) {
-  const auto x = draw<double>(200000, 2, [](philox_stream& s) { return exponential(s, 1.0 / 1.06); });
-  const auto ks = test::ks_test(x, [](double v) { return v <= 0 ? 0.0 : -std::expm1(-v); }, kAlpha);
+  const auto x =
+      draw<double>(200000, 2, [](philox_stream& s) { return exponential(s, 1.0 / 1.06); });
+  const auto ks = test::ks_test(
+      x, [](double v) { return v <= 0 ? 0.0 : -std::expm1(-v); }, kAlpha);
   EXPECT_TRUE(ks.reject);
 }
 
@@ -99,28 +106,40 @@ TYPED_TEST(RAND_GAUSS_INV, KolmogorovSmirnovAndMoments) {
   using Real = TypeParam;
   const int n = sample_size<Real>(200000, 8000);
   const auto x = draw<Real>(n, 3, [](philox_stream& s) { return gaussian<Real>(s, Real(2)); });
-  const auto ks = test::ks_test(x, [](double v) { return normal_cdf(v, 2.0); }, kAlpha);
+  const auto ks = test::ks_test(
+      x, [](double v) { return normal_cdf(v, 2.0); }, kAlpha);
   EXPECT_FALSE(ks.reject) << "D = " << ks.statistic << " > " << ks.critical;
   expect_moments(x, 0, 4, 3 * 16);
 }
 
 TEST(RAND_GAUSS_INV, NegativeControlRejectsWrongSigma) {
   const auto x = draw<double>(200000, 3, [](philox_stream& s) { return gaussian(s, 1.06); });
-  const auto ks = test::ks_test(x, [](double v) { return normal_cdf(v, 1.0); }, kAlpha);
+  const auto ks = test::ks_test(
+      x, [](double v) { return normal_cdf(v, 1.0); }, kAlpha);
   EXPECT_TRUE(ks.reject);
 }
 
 TEST(RAND_FAST, SameDistributionsAsReference) {
   // KS at false-alarm 1e-6 for each of the three fast samplers, plus a negative control.
   const auto l = draw<double>(200000, 4, [](philox_stream& s) { return fast::laplace(s, 1.5); });
-  EXPECT_FALSE(test::ks_test(l, [](double v) { return laplace_cdf(v, 1.5); }, kAlpha).reject);
-  const auto e = draw<double>(200000, 5, [](philox_stream& s) { return fast::exponential(s, 2.0); });
-  EXPECT_FALSE(test::ks_test(e, [](double v) { return v <= 0 ? 0.0 : -std::expm1(-2 * v); }, kAlpha).reject);
+  EXPECT_FALSE(test::ks_test(
+                   l, [](double v) { return laplace_cdf(v, 1.5); }, kAlpha)
+                   .reject);
+  const auto e =
+      draw<double>(200000, 5, [](philox_stream& s) { return fast::exponential(s, 2.0); });
+  EXPECT_FALSE(test::ks_test(
+                   e, [](double v) { return v <= 0 ? 0.0 : -std::expm1(-2 * v); }, kAlpha)
+                   .reject);
   const auto g = draw<double>(200000, 6, [](philox_stream& s) { return fast::gaussian(s, 2.0); });
-  EXPECT_FALSE(test::ks_test(g, [](double v) { return normal_cdf(v, 2.0); }, kAlpha).reject);
+  EXPECT_FALSE(test::ks_test(
+                   g, [](double v) { return normal_cdf(v, 2.0); }, kAlpha)
+                   .reject);
   // negative control: the fast Laplace with a 6% larger scale is rejected
-  const auto bad = draw<double>(200000, 4, [](philox_stream& s) { return fast::laplace(s, 1.5 * 1.06); });
-  EXPECT_TRUE(test::ks_test(bad, [](double v) { return laplace_cdf(v, 1.5); }, kAlpha).reject);
+  const auto bad =
+      draw<double>(200000, 4, [](philox_stream& s) { return fast::laplace(s, 1.5 * 1.06); });
+  EXPECT_TRUE(test::ks_test(
+                  bad, [](double v) { return laplace_cdf(v, 1.5); }, kAlpha)
+                  .reject);
 }
 
 template <class Real>
@@ -130,13 +149,19 @@ TYPED_TEST_SUITE(RAND_GAMMA_INT, test::sampler_scalars, test::scalar_names);
 TYPED_TEST(RAND_GAMMA_INT, KolmogorovSmirnovShapeFive) {
   using Real = TypeParam;
   const int n = sample_size<Real>(100000, 5000);
-  const auto x = draw<Real>(n, 7, [](philox_stream& s) { return gamma_integer<Real>(s, 5, Real(2)); });
-  const auto ks = test::ks_test(x, [](double v) { return v <= 0 ? 0.0 : boost::math::gamma_p(5.0, v / 2); }, kAlpha);
+  const auto x =
+      draw<Real>(n, 7, [](philox_stream& s) { return gamma_integer<Real>(s, 5, Real(2)); });
+  const auto ks = test::ks_test(
+      x, [](double v) { return v <= 0 ? 0.0 : boost::math::gamma_p(5.0, v / 2); }, kAlpha);
   EXPECT_FALSE(ks.reject) << "D = " << ks.statistic << " > " << ks.critical;
   // negative control: theta 6% too large
   if constexpr (std::is_same_v<Real, double>) {
-    const auto y = draw<double>(n, 7, [](philox_stream& s) { return gamma_integer(s, 5, 2 * 1.06); });
-    EXPECT_TRUE(test::ks_test(y, [](double v) { return v <= 0 ? 0.0 : boost::math::gamma_p(5.0, v / 2); }, kAlpha).reject);
+    const auto y =
+        draw<double>(n, 7, [](philox_stream& s) { return gamma_integer(s, 5, 2 * 1.06); });
+    EXPECT_TRUE(
+        test::ks_test(
+            y, [](double v) { return v <= 0 ? 0.0 : boost::math::gamma_p(5.0, v / 2); }, kAlpha)
+            .reject);
   }
 }
 
@@ -148,20 +173,27 @@ TYPED_TEST(RAND_GAMMA_MT, KolmogorovSmirnovSeveralShapes) {
   using Real = TypeParam;
   const int n = sample_size<Real>(100000, 4000);
   for (const double shape : {0.3, 1.0, 2.5, 40.0}) {
-    const auto x = draw<Real>(n, 8, [&](philox_stream& s) { return gamma<Real>(s, Real(shape), Real(3)); });
-    const auto ks = test::ks_test(x, [&](double v) { return v <= 0 ? 0.0 : boost::math::gamma_p(shape, v / 3); }, kAlpha);
-    EXPECT_FALSE(ks.reject) << "shape " << shape << ": D = " << ks.statistic << " > " << ks.critical;
+    const auto x =
+        draw<Real>(n, 8, [&](philox_stream& s) { return gamma<Real>(s, Real(shape), Real(3)); });
+    const auto ks = test::ks_test(
+        x, [&](double v) { return v <= 0 ? 0.0 : boost::math::gamma_p(shape, v / 3); }, kAlpha);
+    EXPECT_FALSE(ks.reject) << "shape " << shape << ": D = " << ks.statistic << " > "
+                            << ks.critical;
   }
   if constexpr (std::is_same_v<Real, double>) {  // negative control: shape 2.5 tested as 2.65
     const auto y = draw<double>(n, 8, [](philox_stream& s) { return gamma(s, 2.65, 3.0); });
-    EXPECT_TRUE(test::ks_test(y, [](double v) { return v <= 0 ? 0.0 : boost::math::gamma_p(2.5, v / 3); }, kAlpha).reject);
+    EXPECT_TRUE(
+        test::ks_test(
+            y, [](double v) { return v <= 0 ? 0.0 : boost::math::gamma_p(2.5, v / 3); }, kAlpha)
+            .reject);
   }
 }
 
 /// For u uniform on S^{d-1}, (u_1 + 1)/2 ~ Beta((d-1)/2, (d-1)/2).
 double sphere_coordinate_cdf(double u1, std::size_t d) {
   const double a = (static_cast<double>(d) - 1) / 2;
-  return boost::math::cdf(boost::math::beta_distribution<double>(a, a), std::clamp((u1 + 1) / 2, 0.0, 1.0));
+  return boost::math::cdf(boost::math::beta_distribution<double>(a, a),
+                          std::clamp((u1 + 1) / 2, 0.0, 1.0));
 }
 
 template <class Real>
@@ -183,7 +215,10 @@ TYPED_TEST(RAND_SPHERE, UnitNormAndUniformCoordinates) {
     }
     // two coordinates, each KS at 1e-6/2 (Bonferroni)
     for (const auto* c : {&first, &last})
-      EXPECT_FALSE(test::ks_test(*c, [d](double v) { return sphere_coordinate_cdf(v, d); }, kAlpha / 2).reject) << "d=" << d;
+      EXPECT_FALSE(test::ks_test(
+                       *c, [d](double v) { return sphere_coordinate_cdf(v, d); }, kAlpha / 2)
+                       .reject)
+          << "d=" << d;
   }
 }
 
@@ -192,10 +227,13 @@ TEST(RAND_SPHERE, NegativeControlRejectsNonUniformDirections) {
   philox_stream s(9);
   std::vector<double> first;
   for (int i = 0; i < 50000; ++i) {
-    Eigen::Vector3d v(uniform01<double>(s) - 0.5, uniform01<double>(s) - 0.5, uniform01<double>(s) - 0.5);
+    Eigen::Vector3d v(uniform01<double>(s) - 0.5, uniform01<double>(s) - 0.5,
+                      uniform01<double>(s) - 0.5);
     first.push_back(v.normalized()[0]);
   }
-  EXPECT_TRUE(test::ks_test(first, [](double v) { return sphere_coordinate_cdf(v, 3); }, kAlpha).reject);
+  EXPECT_TRUE(test::ks_test(
+                  first, [](double v) { return sphere_coordinate_cdf(v, 3); }, kAlpha)
+                  .reject);
 }
 
 template <class Real>
@@ -217,8 +255,13 @@ TYPED_TEST(RAND_VLAPLACE, NormIsGammaAndDirectionUniform) {
     norms.push_back(static_cast<double>(r));
     first.push_back(static_cast<double>(w[0] / r));
   }
-  EXPECT_FALSE(test::ks_test(norms, [](double v) { return v <= 0 ? 0.0 : boost::math::gamma_p(4.0, 2 * v); }, kAlpha / 2).reject);
-  EXPECT_FALSE(test::ks_test(first, [](double v) { return sphere_coordinate_cdf(v, d); }, kAlpha / 2).reject);
+  EXPECT_FALSE(test::ks_test(
+                   norms, [](double v) { return v <= 0 ? 0.0 : boost::math::gamma_p(4.0, 2 * v); },
+                   kAlpha / 2)
+                   .reject);
+  EXPECT_FALSE(test::ks_test(
+                   first, [](double v) { return sphere_coordinate_cdf(v, d); }, kAlpha / 2)
+                   .reject);
 }
 
 TEST(RAND_VLAPLACE, NegativeControlRejectsPerCoordinateLaplace) {
@@ -230,7 +273,10 @@ TEST(RAND_VLAPLACE, NegativeControlRejectsPerCoordinateLaplace) {
     for (int j = 0; j < 4; ++j) w[j] = laplace(s, 0.5);
     norms.push_back(w.norm());
   }
-  EXPECT_TRUE(test::ks_test(norms, [](double v) { return v <= 0 ? 0.0 : boost::math::gamma_p(4.0, 2 * v); }, kAlpha).reject);
+  EXPECT_TRUE(
+      test::ks_test(
+          norms, [](double v) { return v <= 0 ? 0.0 : boost::math::gamma_p(4.0, 2 * v); }, kAlpha)
+          .reject);
 }
 
 }  // namespace

@@ -31,8 +31,9 @@ bool bernoulli(philox_stream& s, const Real& p) {
     // chunk < 2^64: convert through two 32-bit halves (exact in any Real with p >= 32 bits)
     const Real hi_real = floor(ldexp(chunk_real, -32));
     const Real lo_real = chunk_real - ldexp(hi_real, 32);
-    const std::uint64_t chunk = (static_cast<std::uint64_t>(static_cast<std::uint32_t>(hi_real)) << 32) |
-                                static_cast<std::uint32_t>(lo_real);
+    const std::uint64_t chunk =
+        (static_cast<std::uint64_t>(static_cast<std::uint32_t>(hi_real)) << 32) |
+        static_cast<std::uint32_t>(lo_real);
     const std::uint64_t w = draw.word(lane);
     if (w != chunk) return w < chunk;
   }

@@ -1,12 +1,12 @@
 // Exponential(rate) by inversion: E = -log(U) / rate. spec/random.md RAND.EXP.INV.
 #pragma once
 
+#include <type_traits>
 #include "dpref/error.hpp"
+#include "dpref/random/detail/double_double_log.hpp"
 #include "dpref/random/evaluation.hpp"
 #include "dpref/random/math.hpp"
 #include "dpref/random/uniform.hpp"
-#include "dpref/random/detail/double_double_log.hpp"
-#include <type_traits>
 
 namespace dpref {
 
@@ -35,7 +35,8 @@ Real exponential(philox_stream& s, const Real& rate) {
     return q + rem / rate;
   }
   using Eval = detail::evaluation_t<Real>;
-  const Eval e = detail::standard_exponential<Eval>(s.next_draw(), detail::inversion_lanes<Real>(), 0);
+  const Eval e =
+      detail::standard_exponential<Eval>(s.next_draw(), detail::inversion_lanes<Real>(), 0);
   return static_cast<Real>(e / static_cast<Eval>(rate));
 }
 

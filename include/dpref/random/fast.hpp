@@ -5,9 +5,9 @@
 // spec/random.md RAND.FAST.
 #pragma once
 
+#include <bit>
 #include <boost/math/policies/policy.hpp>
 #include <boost/math/special_functions/erf.hpp>
-#include <bit>
 #include <cmath>
 #include <cstdint>
 
@@ -54,8 +54,9 @@ inline double gaussian(philox_stream& s, double sigma) {
   require_positive("dpref::fast::gaussian", "sigma", sigma);
   const stream_draw draw = s.next_draw();
   const auto f = folded_uniform<double>(draw, 1, 1);
-  const double z = 1.4142135623730950488 * (f.upper ? boost::math::erf_inv(f.t, detail::double_policy())
-                                                           : boost::math::erfc_inv(f.t, detail::double_policy()));
+  const double z =
+      1.4142135623730950488 * (f.upper ? boost::math::erf_inv(f.t, detail::double_policy())
+                                       : boost::math::erfc_inv(f.t, detail::double_policy()));
   return sigma * (draw_bit(draw, 0) ? -z : z);
 }
 

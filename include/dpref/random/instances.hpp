@@ -10,15 +10,15 @@
 #include "dpref/random/sphere.hpp"
 #include "dpref/random/vector_laplace.hpp"
 
-#define DPREF_RANDOM_INSTANCES(EXTERN, R)                                                       \
-  EXTERN template R uniform01<R>(philox_stream&);                                               \
-  EXTERN template R exponential<R>(philox_stream&, const R&);                                   \
-  EXTERN template R laplace<R>(philox_stream&, const R&);                                       \
-  EXTERN template R gaussian<R>(philox_stream&, const R&);                                      \
-  EXTERN template R gamma_integer<R>(philox_stream&, std::uint64_t, const R&);                  \
-  EXTERN template R gamma<R>(philox_stream&, const R&, const R&);                               \
-  EXTERN template bool bernoulli<R>(philox_stream&, const R&);                                  \
-  EXTERN template vector<R> uniform_direction<R>(philox_stream&, std::size_t);                  \
+#define DPREF_RANDOM_INSTANCES(EXTERN, R)                                      \
+  EXTERN template R uniform01<R>(philox_stream&);                              \
+  EXTERN template R exponential<R>(philox_stream&, const R&);                  \
+  EXTERN template R laplace<R>(philox_stream&, const R&);                      \
+  EXTERN template R gaussian<R>(philox_stream&, const R&);                     \
+  EXTERN template R gamma_integer<R>(philox_stream&, std::uint64_t, const R&); \
+  EXTERN template R gamma<R>(philox_stream&, const R&, const R&);              \
+  EXTERN template bool bernoulli<R>(philox_stream&, const R&);                 \
+  EXTERN template vector<R> uniform_direction<R>(philox_stream&, std::size_t); \
   EXTERN template vector<R> vector_laplace<R>(philox_stream&, std::size_t, const R&);
 
 #ifdef DPREF_EXPLICIT_INSTANCES

@@ -87,8 +87,8 @@ struct guarded<bmp::number<bmp::cpp_bin_float<Digits>, ET>> {
 /// erf(x) = 2x/sqrt(pi) e^{-x^2} sum_n (2x^2)^n / (2n+1)!! (no cancellation).
 template <class W>
 W erf_series(const W& x) {
-  using std::exp;
   using std::abs;
+  using std::exp;
   const W two_x2 = 2 * x * x;
   const W eps = ldexp(W(1), -std::numeric_limits<W>::digits - 2);
   W term(1), sum(1);
@@ -104,8 +104,8 @@ W erf_series(const W& x) {
 /// erfc(x) = e^{-x^2}/sqrt(pi) / (x + (1/2)/(x + 1/(x + (3/2)/(x + ...)))).
 template <class W>
 W erfc_continued_fraction(const W& x) {
-  using std::exp;
   using std::abs;
+  using std::exp;
   const W eps = ldexp(W(1), -std::numeric_limits<W>::digits - 2);
   const W tiny = ldexp(W(1), -1000);
   W f = x, c = x, d = 0;
@@ -158,7 +158,8 @@ Real inverse_erf_family(const Real& y, bool complement) {
     Real e, c;
     erf_erfc(x, e, c);
     // f(x) = erf(x) - y  or  erfc(x) - y;  f' = +-(2/sqrt(pi)) e^{-x^2};  f''/f' = -2x
-    const Real fprime = (complement ? -two_over_root_pi : two_over_root_pi) * math::exp(Real(-x * x));
+    const Real fprime =
+        (complement ? -two_over_root_pi : two_over_root_pi) * math::exp(Real(-x * x));
     const Real f = complement ? Real(c - y) : Real(e - y);
     const Real newton = f / fprime;
     const Real step = newton / (1 + x * newton);  // Halley

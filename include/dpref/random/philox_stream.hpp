@@ -47,7 +47,9 @@ class philox_stream {
   }
 
   /// The same (seed, stream) with another substream, from position 0.
-  philox_stream substream(std::uint64_t id) const { return philox_stream(key_.v[0], key_.v[1], id); }
+  philox_stream substream(std::uint64_t id) const {
+    return philox_stream(key_.v[0], key_.v[1], id);
+  }
   /// The same seed with another stream id, substream 0, position 0.
   philox_stream with_stream(std::uint64_t id) const { return philox_stream(key_.v[0], id, 0); }
 

@@ -19,7 +19,8 @@ vector<Real> uniform_direction(philox_stream& s, std::size_t d) {
   using Eval = detail::evaluation_t<Real>;
   const unsigned lanes = detail::inversion_lanes<Real>();
   Eigen::Matrix<Eval, Eigen::Dynamic, 1> z(static_cast<Eigen::Index>(d));
-  for (Eigen::Index i = 0; i < z.size(); ++i) z[i] = detail::standard_gaussian<Eval>(s.next_draw(), lanes);
+  for (Eigen::Index i = 0; i < z.size(); ++i)
+    z[i] = detail::standard_gaussian<Eval>(s.next_draw(), lanes);
   Eval norm2(0);
   for (Eigen::Index i = 0; i < z.size(); ++i) norm2 += z[i] * z[i];
   const Eval norm = math::sqrt(norm2);  // > 0: every Gaussian draw is nonzero

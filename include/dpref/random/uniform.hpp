@@ -37,9 +37,10 @@ Real unit_from_two_lanes(const stream_draw& draw, unsigned lanes, unsigned skip,
   if (lanes == 2) r = (r << 64) | (draw.word(1) ^ flip_mask);
   if (total_bits < 128) r &= (u128{1} << total_bits) - 1;  // drop the skipped leading bits
   // value = (2r + 1) * 2^-(B+1); the (B+1)-bit odd integer m = 2r + 1 may need 129 bits.
-  const int hi_len = r == 0 ? 0 : 128 - (static_cast<std::uint64_t>(r >> 64) != 0
-                                             ? std::countl_zero(static_cast<std::uint64_t>(r >> 64))
-                                             : 64 + std::countl_zero(static_cast<std::uint64_t>(r)));
+  const int hi_len = r == 0 ? 0
+                            : 128 - (static_cast<std::uint64_t>(r >> 64) != 0
+                                         ? std::countl_zero(static_cast<std::uint64_t>(r >> 64))
+                                         : 64 + std::countl_zero(static_cast<std::uint64_t>(r)));
   const int len = hi_len + 1;  // bit length of m = 2r + 1
   // keep the top p bits of m (truncation toward zero), as an integer < 2^64
   std::uint64_t top;

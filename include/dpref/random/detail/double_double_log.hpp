@@ -46,7 +46,8 @@ inline const log_table& double_double_log_table() {
       t.log_c[static_cast<std::size_t>(i)] = {hi, static_cast<double>(R(v - hi))};
     }
     const R l2 = log(R(2));
-    const double hi = std::ldexp(std::floor(std::ldexp(static_cast<double>(l2), 40)), -40);  // 40 bits
+    const double hi =
+        std::ldexp(std::floor(std::ldexp(static_cast<double>(l2), 40)), -40);  // 40 bits
     t.ln2 = {hi, static_cast<double>(R(l2 - hi))};
     return t;
   }();
@@ -66,8 +67,8 @@ inline dd log_dd(double hi, double lo) {
   const double m = std::bit_cast<double>((bits & 0x000fffffffffffffULL) | (1023ULL << 52));
   const int i = static_cast<int>((bits >> 45) & 127);  // top 7 fraction bits of m
   const double c = 1 + i / 128.0;
-  const double d = m - c;                   // exact (Sterbenz)
-  const double d_lo = lo * pow2(-k);        // exact scaling
+  const double d = m - c;             // exact (Sterbenz)
+  const double d_lo = lo * pow2(-k);  // exact scaling
   // r = (d + d_lo) / c as double-double
   const double r_hi = d / c;
   const double rem = std::fma(-r_hi, c, d);  // exact remainder
@@ -76,8 +77,13 @@ inline dd log_dd(double hi, double lo) {
   const double r = r_hi;
   const double q =
       r * r *
-      (-0.5 + r * (1.0 / 3 + r * (-0.25 + r * (0.2 + r * (-1.0 / 6 + r * (1.0 / 7 + r * (-0.125 +
-       r * (1.0 / 9 + r * (-0.1 + r * (1.0 / 11))))))))));
+      (-0.5 +
+       r * (1.0 / 3 +
+            r * (-0.25 +
+                 r * (0.2 +
+                      r * (-1.0 / 6 +
+                           r * (1.0 / 7 +
+                                r * (-0.125 + r * (1.0 / 9 + r * (-0.1 + r * (1.0 / 11))))))))));
   // sum k ln2 + log(c) + r_hi + (small terms)
   const dd& lc = tab.log_c[static_cast<std::size_t>(i)];
   const double kd = static_cast<double>(k);
@@ -95,7 +101,11 @@ inline dd neg_log1p_neg_dd(double hi, double lo) {
     // t + t^2/2 + t^3/3 + ...: the t^2/2 term in double-double, the rest in double
     const dd t2 = two_prod(hi, hi);
     const double t = hi;
-    const double tail = t * t * t * (1.0 / 3 + t * (0.25 + t * (0.2 + t * (1.0 / 6 + t * (1.0 / 7 + t * (0.125 + t * (1.0 / 9 + t * 0.1)))))));
+    const double tail =
+        t * t * t *
+        (1.0 / 3 +
+         t * (0.25 +
+              t * (0.2 + t * (1.0 / 6 + t * (1.0 / 7 + t * (0.125 + t * (1.0 / 9 + t * 0.1)))))));
     const dd s = two_sum(hi, 0.5 * t2.hi);
     return two_sum(s.hi, s.lo + lo + 0.5 * t2.lo + hi * lo + tail);  // (hi+lo)^2/2 cross term
   }
