@@ -57,7 +57,8 @@ def mtz(q, sigma, a):
 
 
 for q, sigma, a in [(0.01, 1.1, 2), (0.01, 1.1, 10), (0.01, 1.1, 64), (0.01, 1.1, 256),
-                    (0.5, 2.0, 7), (1e-4, 0.8, 1024), (1.0, 1.5, 5)]:
+                    (0.5, 2.0, 7), (1e-4, 0.8, 1024), (1.0, 1.5, 5),
+                    (0.5, 0.125, 2000)]:  # last: beyond the direct path (log-space in C++)
     add("mtz", [q, sigma, float(a)], mtz(q, sigma, a))
 
 
@@ -70,7 +71,8 @@ def zw(q, sigma, a):
     return min(log(tot) / (a - 1), ep(a))
 
 
-for q, sigma, a in [(0.01, 1.1, 2), (0.01, 1.1, 3), (0.01, 1.1, 50), (0.2, 4.0, 1000)]:
+for q, sigma, a in [(0.01, 1.1, 2), (0.01, 1.1, 3), (0.01, 1.1, 50), (0.2, 4.0, 1000),
+                    (0.01, 0.01, 200)]:  # last: log-space path in C++
     add("zw_gaussian", [q, sigma, float(a)], zw(q, sigma, a))
 
 # Benchmark pipeline: q = 0.01, sigma = 1.1, orders 2..256, 1e4 steps, delta = 1e-5, Balle 2020.

@@ -49,15 +49,12 @@ inline double laplace(philox_stream& s, double b) {
   return detail::with_sign(b * detail::standard_exponential(draw, 1), draw_bit(draw, 0));
 }
 
-/// N(0, sigma^2) by inversion (Boost erfc_inv / erf_inv in double). @spec RAND.FAST
+/// N(0, sigma^2) by inversion, X = -sigma sqrt(2) erfc_inv(2U) = sigma Phi^-1(U) (Boost.Math in
+/// double, no promotion to long double), U from one word. @spec RAND.FAST
 inline double gaussian(philox_stream& s, double sigma) {
   require_positive("dpref::fast::gaussian", "sigma", sigma);
-  const stream_draw draw = s.next_draw();
-  const auto f = folded_uniform<double>(draw, 1, 1);
-  const double z =
-      1.4142135623730950488 * (f.upper ? boost::math::erf_inv(f.t, detail::double_policy())
-                                       : boost::math::erfc_inv(f.t, detail::double_policy()));
-  return sigma * (draw_bit(draw, 0) ? -z : z);
+  const double u = dpref::detail::unit_from_bits<double>(s.next_draw(), 1, 0, false);
+  return -sigma * 1.4142135623730950488 * boost::math::erfc_inv(2 * u, detail::double_policy());
 }
 
 }  // namespace dpref::fast

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <type_traits>
 
 #include "dpref/error.hpp"
 #include "dpref/random/evaluation.hpp"
@@ -22,6 +23,17 @@ template <real_scalar Real>
 Real gamma_integer(philox_stream& s, std::uint64_t k, const Real& theta) {
   if (k == 0) fail_domain("dpref::gamma_integer", "k", ">= 1", k);
   require_positive("dpref::gamma_integer", "theta", theta);
+  if constexpr (std::is_same_v<Real, double>) {
+    // double-double sum of double-double exponentials (RAND.DDLOG), rounded once
+    detail::dd sum{0, 0};
+    for (std::uint64_t i = 0; i < k; ++i) {
+      const detail::dd e = detail::standard_exponential_dd(s.next_draw(), 0);
+      const detail::dd t = detail::two_sum(sum.hi, e.hi);
+      sum = detail::two_sum(t.hi, t.lo + sum.lo + e.lo);
+    }
+    const detail::dd p = detail::two_prod(theta, sum.hi);
+    return p.hi + (p.lo + theta * sum.lo);
+  }
   using Eval = detail::evaluation_t<Real>;
   Eval sum(0);
   for (std::uint64_t i = 0; i < k; ++i)

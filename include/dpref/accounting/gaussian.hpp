@@ -1,0 +1,120 @@
+// Gaussian mechanism → privacy: dda Lemma 4.1, the classical 1.25/δ form (Dwork–Roth Thm A.1)
+// and the Rényi-DP curve αΔ²/(2σ²) (linesearch Lemma 1). The exact analytic Gaussian is in
+// analytic_gaussian.hpp.
+#pragma once
+
+#include <vector>
+
+#include "dpref/accounting/certified.hpp"
+#include "dpref/accounting/types.hpp"
+
+namespace dpref::accounting {
+
+/// dda Lemma 4.1: N(0, σ²I) noise on a query with ℓ2 sensitivity Δ is
+/// (√(2 ln(2/δ)) Δ/σ, δ)-DP. Like every classical tail-bound form it is only valid for ε ≤ 1
+/// (it fails e.g. at ε = 10, δ = 0.1, where the exact δ is 0.26): larger ε is refused.
+/// @param l2_sensitivity Δ > 0 @param sigma σ > 0 @param delta δ ∈ (0, 1)
+/// @return approx_dp with ε rounded up @throws std::domain_error if ε > 1 or invalid input
+/// @spec ACC.GAUSS.DDA
+template <real_scalar Real>
+approx_dp<Real> gaussian_privacy_dda(const Real& l2_sensitivity, const Real& sigma,
+                                     const Real& delta) {
+  require_positive("gaussian_privacy_dda", "l2_sensitivity", l2_sensitivity);
+  require_positive("gaussian_privacy_dda", "sigma", sigma);
+  require_delta("gaussian_privacy_dda", "delta", delta);
+  if (!(delta > Real(0))) fail_domain("gaussian_privacy_dda", "delta", "> 0", delta);
+  Real eps;
+  {
+    using std::log;
+    using std::sqrt;
+    certifier<Real> c;
+    eps = c.up(sqrt(2 * log(2 / c.in(delta))) * c.in(l2_sensitivity) / c.in(sigma));
+  }
+  if (eps > Real(1))
+    fail_domain("gaussian_privacy_dda", "resulting eps", "<= 1 (validity range of Lemma 4.1)", eps);
+  return {eps, delta};
+}
+
+/// Classical Gaussian mechanism (Dwork–Roth Thm A.1): ε = √(2 ln(1.25/δ)) Δ/σ, valid for ε < 1.
+/// @param l2_sensitivity Δ > 0 @param sigma σ > 0 @param delta δ ∈ (0, 1)
+/// @return approx_dp with ε rounded up @throws std::domain_error if ε >= 1 or invalid input
+/// @spec ACC.GAUSS.CLASSICAL
+template <real_scalar Real>
+approx_dp<Real> gaussian_privacy_classical(const Real& l2_sensitivity, const Real& sigma,
+                                           const Real& delta) {
+  require_positive("gaussian_privacy_classical", "l2_sensitivity", l2_sensitivity);
+  require_positive("gaussian_privacy_classical", "sigma", sigma);
+  require_delta("gaussian_privacy_classical", "delta", delta);
+  if (!(delta > Real(0))) fail_domain("gaussian_privacy_classical", "delta", "> 0", delta);
+  Real eps;
+  {
+    using std::log;
+    using std::sqrt;
+    certifier<Real> c;
+    const work_real c125 = work_real(5) / 4;
+    eps = c.up(sqrt(2 * log(c125 / c.in(delta))) * c.in(l2_sensitivity) / c.in(sigma));
+  }
+  if (!(eps < Real(1)))
+    fail_domain("gaussian_privacy_classical", "resulting eps", "< 1 (validity range)", eps);
+  return {eps, delta};
+}
+
+/// Classical calibration σ = √(2 ln(1.25/δ)) Δ/ε for ε ∈ (0, 1), rounded up.
+/// @param l2_sensitivity Δ > 0 @param eps ε ∈ (0, 1) @param delta δ ∈ (0, 1) @return σ
+/// @throws std::domain_error outside the validity range
+/// @spec ACC.GAUSS.CLASSICAL
+template <real_scalar Real>
+Real gaussian_sigma_classical(const Real& l2_sensitivity, const Real& eps, const Real& delta) {
+  require_positive("gaussian_sigma_classical", "l2_sensitivity", l2_sensitivity);
+  require_epsilon("gaussian_sigma_classical", "eps", eps);
+  if (!(eps < Real(1))) fail_domain("gaussian_sigma_classical", "eps", "< 1", eps);
+  require_delta("gaussian_sigma_classical", "delta", delta);
+  if (!(delta > Real(0))) fail_domain("gaussian_sigma_classical", "delta", "> 0", delta);
+  using std::log;
+  using std::sqrt;
+  certifier<Real> c;
+  const work_real c125 = work_real(5) / 4;
+  return c.up(sqrt(2 * log(c125 / c.in(delta))) * c.in(l2_sensitivity) / c.in(eps));
+}
+
+/// Rényi-DP of the Gaussian mechanism: ε(α) = αΔ²/(2σ²) (linesearch Lemma 1).
+/// @param l2_sensitivity Δ > 0 @param sigma σ > 0 @param order α > 1 @return ε(α) rounded up
+/// @throws std::domain_error for invalid arguments
+/// @spec ACC.RDP.GAUSS
+template <real_scalar Real>
+Real gaussian_rdp(const Real& l2_sensitivity, const Real& sigma, const Real& order) {
+  require_positive("gaussian_rdp", "l2_sensitivity", l2_sensitivity);
+  require_positive("gaussian_rdp", "sigma", sigma);
+  if (!is_finite_value(order) || !(order > Real(1)))
+    fail_domain("gaussian_rdp", "order", "> 1", order);
+  certifier<Real> c;
+  const work_real r = c.in(l2_sensitivity) / c.in(sigma);
+  return c.up(c.in(order)*r * r / 2);
+}
+
+/// Gaussian RDP curve on the given orders.
+/// @spec ACC.RDP.GAUSS
+template <real_scalar Real>
+rdp_curve<Real> gaussian_rdp_curve(const Real& l2_sensitivity, const Real& sigma,
+                                   const std::vector<Real>& orders) {
+  rdp_curve<Real> out{orders, {}};
+  out.eps.reserve(orders.size());
+  for (const Real& a : orders) out.eps.push_back(gaussian_rdp(l2_sensitivity, sigma, a));
+  validate_curve("gaussian_rdp_curve", out);
+  return out;
+}
+
+// Explicit instances (src/instances/accounting.cpp); EXT is `extern` for consumers.
+#define DPREF_ACC_GAUSSIAN_INSTANCES(EXT, R)                                             \
+  EXT template approx_dp<R> gaussian_privacy_dda<R>(const R&, const R&, const R&);       \
+  EXT template approx_dp<R> gaussian_privacy_classical<R>(const R&, const R&, const R&); \
+  EXT template R gaussian_sigma_classical<R>(const R&, const R&, const R&);              \
+  EXT template R gaussian_rdp<R>(const R&, const R&, const R&);                          \
+  EXT template rdp_curve<R> gaussian_rdp_curve<R>(const R&, const R&, const std::vector<R>&);
+#ifdef DPREF_EXPLICIT_INSTANCES
+#define DPREF_ACC_EXTERN_GAUSSIAN(R) DPREF_ACC_GAUSSIAN_INSTANCES(extern, R)
+DPREF_FOR_EACH_SCALAR(DPREF_ACC_EXTERN_GAUSSIAN)
+#undef DPREF_ACC_EXTERN_GAUSSIAN
+#endif
+
+}  // namespace dpref::accounting
