@@ -2,9 +2,8 @@
 // 50-digit precision, side by side (the double sample is the rounding of the 50-digit one).
 #include <fmt/core.h>
 
-#include <boost/math/constants/constants.hpp>
-
 #include "commands.hpp"
+#include "dpref/accounting/accounting.hpp"
 #include "dpref/random.hpp"
 #include "scalar_format.hpp"
 
@@ -16,26 +15,37 @@ struct demo_options {
   int count = 5;
 };
 
-// Laplace scale b = Δ1/ε (pure ε-DP) and the classical Gaussian
-// σ = Δ2 sqrt(2 ln(1.25/δ)) / ε (Dwork–Roth Theorem A.1, ε < 1), evaluated at Real.
-template <real_scalar Real>
-std::pair<Real, Real> demo_scales() {
-  using std::log;
-  using std::sqrt;
-  const Real eps = Real(1) / 2, delta = Real(1) / 100000, sens = Real(1);
-  const Real b = sens / eps;
-  const Real sigma = sens * sqrt(2 * log(Real(5) / (4 * delta))) / eps;
-  return {b, sigma};
+// Calibrated by the accountant (rounded so the guarantee holds: noise never below exact):
+// Laplace b = Δ1/ε (pure ε-DP), the classical Gaussian σ = Δ2 sqrt(2 ln(1.25/δ))/ε
+// (Dwork–Roth Theorem A.1) and the exact analytic Gaussian σ (Balle–Wang 2018).
+struct demo_scales {
+  double b, sigma_classical, sigma_analytic;
+  mp50 b50, sigma_classical50, sigma_analytic50;
+};
+
+demo_scales calibrate() {
+  namespace acc = dpref::accounting;
+  const double eps = 0.5, delta = 1e-5, sens = 1;
+  const mp50 eps50 = mp50(1) / 2, delta50 = mp50(1) / 100000, sens50 = 1;
+  return {acc::laplace_scale(sens, eps),
+          acc::gaussian_sigma_classical(sens, eps, delta),
+          acc::analytic_gaussian_sigma(sens, eps, delta),
+          acc::laplace_scale(sens50, eps50),
+          acc::gaussian_sigma_classical(sens50, eps50, delta50),
+          acc::analytic_gaussian_sigma(sens50, eps50, delta50)};
 }
 
 void run_demo(const demo_options& o) {
   fmt::print("dpref demo: seed {}, stream 0\n\n", o.seed);
   fmt::print("Calibrated noise scales for sensitivity 1, eps = 1/2, delta = 1e-5:\n");
-  const auto [bd, sd] = demo_scales<double>();
-  const auto [bm, sm] = demo_scales<mp50>();
-  fmt::print("  Laplace  b = Δ/ε              double {:>22}   mp50 {}\n", to_text(bd), to_text(bm));
-  fmt::print("  Gaussian σ = Δ√(2ln(1.25/δ))/ε double {:>22}   mp50 {}\n\n", to_text(sd),
-             to_text(sm));
+  const demo_scales c = calibrate();
+  const double bd = c.b, sd = c.sigma_analytic;
+  fmt::print("  Laplace  b = Δ/ε                 double {:>22}   mp50 {}\n", to_text(c.b),
+             to_text(c.b50));
+  fmt::print("  Gaussian σ classical (1.25/δ)    double {:>22}   mp50 {}\n",
+             to_text(c.sigma_classical), to_text(c.sigma_classical50));
+  fmt::print("  Gaussian σ analytic (Balle–Wang) double {:>22}   mp50 {}\n\n",
+             to_text(c.sigma_analytic), to_text(c.sigma_analytic50));
   fmt::print(
       "Samples below use the double scale at both precisions, so the double sample should be\n"
       "the 50-digit sample rounded to double (in >= 99.9% of draws, RAND.PRECISION.AGREE).\n\n");

@@ -859,4 +859,71 @@ TYPED_TEST(ACC_GOLDEN, MatchesMpmath1200Bits) {
   EXPECT_GE(n, 30);
 }
 
+// ---------------------------------------------------------------- secure integer mechanisms
+
+TEST(ACC_DISCRETE_LAPLACE, EpsilonIsSensitivityOverScaleRoundedUp) {
+  EXPECT_EQ(discrete_laplace_privacy(1.0, 2, 1).eps, 0.5);   // exact: no margin
+  const double e = discrete_laplace_privacy(1.0, 3, 1).eps;  // 1/3 is not a double
+  EXPECT_GE(mp50(e) * 3, mp50(1));
+  EXPECT_LE(e, std::nextafter(1.0 / 3, 1.0) + 1e-16);
+  EXPECT_EQ(discrete_laplace_privacy(2.0, 7, 3).eps, discrete_laplace_privacy(6.0, 7, 1).eps);
+  EXPECT_THROW(discrete_laplace_privacy(1.0, 0, 1), std::domain_error);
+  EXPECT_THROW(discrete_laplace_privacy(1.0, 1, -1), std::domain_error);
+  EXPECT_THROW(discrete_laplace_privacy(-1.0, 1, 1), std::domain_error);
+}
+
+TEST(ACC_DISCRETE_SNAPPED, GridSensitivityOverIntegerScale) {
+  // b = 1, k = -10: t = ceil(2^10) = 1024, ε = (1 + 2^-10)/(2^-10 · 1024) = 1 + 2^-10 (exact)
+  EXPECT_EQ(snapped_laplace_privacy(1.0, 1.0, -10).eps, 1 + 0x1p-10);
+  // b = 0.3, k = -2: t = ceil(1.2) = 2, ε = (Δ + 1/4)/(1/4 · 2) = 2Δ + 1/2
+  EXPECT_EQ(snapped_laplace_privacy(1.0, 0.3, -2).eps, 2.5);
+  // against (Δ + g)/(g t), t = max(1, ceil(b/g)) computed independently at 50 digits
+  for (int k = -20; k <= 2; ++k) {
+    const mp50 g = ldexp(mp50(1), k);
+    const mp50 t = std::max(mp50(1), ceil(mp50(0.7) / g));
+    const mp50 expected = (1 + g) / (g * t);
+    const double e = snapped_laplace_privacy(1.0, 0.7, k).eps;
+    EXPECT_GE(mp50(e), expected) << k;
+    EXPECT_LE(mp50(e), expected * (1 + ldexp(mp50(1), -50))) << k;
+  }
+  EXPECT_THROW(snapped_laplace_privacy(1.0, -1.0, 0), std::domain_error);
+}
+
+TEST(ACC_DISCRETE_GAUSS, HockeyStickMatchesTheTailFormula) {
+  // Independent formula (CKS 2020 Thm 7): for integer Δ and X ~ N_Z(0, σ²),
+  // δ = P[X > εσ²/Δ − Δ/2] − e^ε P[X > εσ²/Δ + Δ/2], evaluated here with 60-digit MPFR sums
+  // over |x| <= 400 (tail < 1e-300 for σ² <= 25).
+  using R = bmp::number<bmp::mpfr_float_backend<60>, bmp::et_off>;
+  for (const auto& [num, den, sens, eps] : {std::tuple{4, 1, 1, 1.0}, std::tuple{25, 4, 2, 0.5},
+                                            std::tuple{1, 1, 1, 0.0}, std::tuple{9, 1, 3, 2.0}}) {
+    const R var = R(num) / R(den);
+    R z = 0;
+    for (int x = -400; x <= 400; ++x) z += exp(-R(x) * x / (2 * var));
+    const R thr = R(eps) * var / sens;
+    R lo = 0, hi = 0;  // P[X > thr - Δ/2], P[X > thr + Δ/2]
+    for (int x = -400; x <= 400; ++x) {
+      const R p = exp(-R(x) * x / (2 * var)) / z;
+      if (R(x) > thr - R(sens) / 2) lo += p;
+      if (R(x) > thr + R(sens) / 2) hi += p;
+    }
+    const R expected = lo - exp(R(eps)) * hi;
+    const double got = discrete_gaussian_delta<double>(num, den, sens, eps);
+    EXPECT_GE(R(got), expected) << num << "/" << den;  // never under-reports
+    EXPECT_LE(R(got), expected * (1 + R(1e-14)) + R(1e-300)) << num << "/" << den;
+  }
+}
+
+TEST(ACC_DISCRETE_GAUSS, DecreasingInEpsilonAndValidated) {
+  double prev = 1;
+  for (double eps = 0; eps <= 4; eps += 0.25) {
+    const double d = discrete_gaussian_delta<double>(4, 1, 1, eps);
+    EXPECT_LE(d, prev);
+    EXPECT_GE(d, 0.0);
+    prev = d;
+  }
+  EXPECT_THROW(discrete_gaussian_delta<double>(0, 1, 1, 1.0), std::domain_error);
+  EXPECT_THROW(discrete_gaussian_delta<double>(4, 1, 0, 1.0), std::domain_error);
+  EXPECT_THROW(discrete_gaussian_delta<double>(4, 1, 1, -1.0), std::domain_error);
+}
+
 }  // namespace

@@ -6,6 +6,7 @@
 #include "dpref/accounting/certified.hpp"
 #include "dpref/accounting/composition.hpp"
 #include "dpref/accounting/conversion.hpp"
+#include "dpref/accounting/discrete.hpp"
 #include "dpref/accounting/gaussian.hpp"
 #include "dpref/accounting/laplace.hpp"
 #include "dpref/accounting/ledger.hpp"
