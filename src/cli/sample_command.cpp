@@ -7,6 +7,8 @@
 
 #include "commands.hpp"
 #include "dpref/random.hpp"
+#include "dpref/random/secure/discrete_gaussian.hpp"
+#include "dpref/random/secure/discrete_laplace.hpp"
 #include "scalar_format.hpp"
 
 namespace dpref::cli {
@@ -21,6 +23,38 @@ struct sample_options {
   std::uint64_t seed = 0, stream = 0, substream = 0, position = 0;
   std::size_t count = 10;
 };
+
+/// "p/q" or "p" as a positive rational of 64-bit integers.
+std::pair<std::int64_t, std::int64_t> parse_rational(const std::string& text) {
+  const auto slash = text.find('/');
+  std::size_t used = 0;
+  try {
+    const std::int64_t num = std::stoll(text.substr(0, slash), &used);
+    if (used != (slash == std::string::npos ? text.size() : slash)) throw std::invalid_argument("");
+    std::int64_t den = 1;
+    if (slash != std::string::npos) {
+      den = std::stoll(text.substr(slash + 1), &used);
+      if (used != text.size() - slash - 1) throw std::invalid_argument("");
+    }
+    return {num, den};
+  } catch (const std::exception&) {
+    throw std::invalid_argument(
+        "dpref sample: --param must be an integer ratio p/q for the "
+        "discrete samplers, got '" +
+        text + "'");
+  }
+}
+
+/// Secure integer samplers (random/secure/): exact, integer arithmetic only.
+nlohmann::json draw_discrete(const sample_options& o) {
+  philox_stream s(o.seed, o.stream, o.substream, o.position);
+  const auto [num, den] = parse_rational(o.param);
+  nlohmann::json out = nlohmann::json::array();
+  for (std::size_t i = 0; i < o.count; ++i)
+    out.push_back(o.distribution == "discrete-laplace" ? secure::discrete_laplace(s, num, den)
+                                                       : secure::discrete_gaussian(s, num, den));
+  return out;
+}
 
 template <real_scalar Real>
 nlohmann::json draw_all(const sample_options& o) {
@@ -64,9 +98,12 @@ void run_sample(const sample_options& o) {
   j["precision"] = o.precision;
   j["address"] = {
       {"seed", o.seed}, {"stream", o.stream}, {"substream", o.substream}, {"position", o.position}};
-  if (o.precision == "double")
+  if (o.distribution == "discrete-laplace" || o.distribution == "discrete-gaussian") {
+    j["precision"] = "exact integer";
+    j["samples"] = draw_discrete(o);
+  } else if (o.precision == "double") {
     j["samples"] = draw_all<double>(o);
-  else if (o.precision == "long-double")
+  } else if (o.precision == "long-double")
     j["samples"] = draw_all<long double>(o);
   else if (o.precision == "mp50")
     j["samples"] = draw_all<mp50>(o);
@@ -93,10 +130,11 @@ void register_sample_command(CLI::App& app) {
   auto* cmd = app.add_subcommand("sample", "Reference samples of one stream address, as JSON");
   cmd->add_option("--distribution,-d", o->distribution,
                   "laplace | gaussian | exponential | uniform | bernoulli | gamma | "
-                  "vector-laplace | direction");
+                  "vector-laplace | direction | discrete-laplace | discrete-gaussian");
   cmd->add_option("--param,-p", o->param,
                   "b (laplace, vector-laplace), sigma (gaussian), rate (exponential), p "
-                  "(bernoulli), theta (gamma); decimal text, parsed at the chosen precision");
+                  "(bernoulli), theta (gamma); decimal text, parsed at the chosen precision; for "
+                  "discrete-laplace the scale t and for discrete-gaussian the variance, as p/q");
   cmd->add_option("--shape", o->shape, "gamma shape");
   cmd->add_option("--dim", o->dim, "dimension (vector-laplace, direction)");
   cmd->add_option("--precision", o->precision, "double | long-double | mp50 | mpfr:DIGITS");

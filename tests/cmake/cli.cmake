@@ -1,0 +1,13 @@
+# Smoke tests of the command-line tool's wiring (the numbers are tested in the library tests).
+if(TARGET dpref_cli)
+  add_test(NAME cli_demo COMMAND dpref_cli demo --count 3)
+  set_tests_properties(cli_demo PROPERTIES LABELS unit PASS_REGULAR_EXPRESSION "double == round\\(mp50\\)")
+  add_test(NAME cli_sample_json COMMAND dpref_cli sample -d gaussian -p 2 -n 2 --precision mp50)
+  set_tests_properties(cli_sample_json PROPERTIES LABELS unit PASS_REGULAR_EXPRESSION "\"samples\": \\[")
+  add_test(NAME cli_sample_discrete COMMAND dpref_cli sample -d discrete-laplace -p 7/3 -n 3)
+  set_tests_properties(cli_sample_discrete PROPERTIES LABELS unit PASS_REGULAR_EXPRESSION "exact integer")
+  add_test(NAME cli_sample_rejects_bad_scale COMMAND dpref_cli sample -d laplace -p -1)
+  set_tests_properties(cli_sample_rejects_bad_scale PROPERTIES LABELS unit WILL_FAIL TRUE)
+  add_test(NAME cli_account_example COMMAND dpref_cli account ${PROJECT_SOURCE_DIR}/examples/account_events.json)
+  set_tests_properties(cli_account_example PROPERTIES LABELS unit PASS_REGULAR_EXPRESSION "composed guarantee")
+endif()
