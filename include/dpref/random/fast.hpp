@@ -6,22 +6,17 @@
 #pragma once
 
 #include <bit>
-#include <boost/math/policies/policy.hpp>
-#include <boost/math/special_functions/erf.hpp>
 #include <cmath>
 #include <cstdint>
 
 #include "dpref/error.hpp"
+#include "dpref/random/detail/normal_quantile_table.hpp"
 #include "dpref/random/philox_stream.hpp"
 #include "dpref/random/uniform.hpp"
 
 namespace dpref::fast {
 
 namespace detail {
-// Boost.Math promotes double to long double internally by default; the fast path stays in
-// double.
-using double_policy = boost::math::policies::policy<boost::math::policies::promote_double<false>>;
-
 /// -log(U), U = (K + 1/2) 2^-B from the bits after `skip` (truncated to 53 bits): one
 /// logarithm, no data-dependent branch. Small magnitudes have absolute resolution 2^-53 (as in
 /// numpy), unlike the reference samplers' folded uniform.
@@ -49,12 +44,14 @@ inline double laplace(philox_stream& s, double b) {
   return detail::with_sign(b * detail::standard_exponential(draw, 1), draw_bit(draw, 0));
 }
 
-/// N(0, sigma^2) by inversion, X = -sigma sqrt(2) erfc_inv(2U) = sigma Phi^-1(U) (Boost.Math in
-/// double, no promotion to long double), U from one word. @spec RAND.FAST
+/// N(0, sigma^2) by inversion: sign from the first bit, |X| = sigma sqrt(2) erfc_inv(W) with W
+/// uniform from the other 63 bits (the reference sampler's transform), evaluated by the
+/// start-up polynomial table of detail/normal_quantile_table.hpp. @spec RAND.FAST
 inline double gaussian(philox_stream& s, double sigma) {
   require_positive("dpref::fast::gaussian", "sigma", sigma);
-  const double u = dpref::detail::unit_from_bits<double>(s.next_draw(), 1, 0, false);
-  return -sigma * 1.4142135623730950488 * boost::math::erfc_inv(2 * u, detail::double_policy());
+  const stream_draw draw = s.next_draw();
+  const double w = dpref::detail::unit_from_bits<double>(draw, 1, 1, false);
+  return detail::with_sign(sigma * detail::normal_quantile_upper(0.5 * w), draw_bit(draw, 0));
 }
 
 }  // namespace dpref::fast
