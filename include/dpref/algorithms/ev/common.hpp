@@ -1,0 +1,164 @@
+// Shared pieces of the ev algorithms (Algorithms 1 and 2 of ev §II, §IV): the public start
+// r_i^(1), step sizes, the result struct and the distributed update of step 3
+// (r_i^(k+1) = Π_{C_i}(r_i^(k) − α_k p̂^(k)), r̂_i^(k+1) = (1 − θ_k) r̂_i^(k) + θ_k r_i^(k+1)).
+// spec/ev.md EV.ALG1, EV.ALG2, EV.START.PUBLIC.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "dpref/accounting/accounting.hpp"
+#include "dpref/algorithms/ev/problem.hpp"
+#include "dpref/algorithms/ev/projection_kernel.hpp"
+#include "dpref/error.hpp"
+
+namespace dpref::ev {
+
+/// How r_i^(1) is chosen.
+enum class start_kind {
+  zero,           ///< r_i^(1) = 0 (public)
+  public_vector,  ///< r_i^(1) = v for every user, v given by the caller (public)
+  data_dependent  ///< r_i^(1) = Π_{C_i}(0): depends on the private C_i; refused by Algorithm 2
+                  ///< (errata EV-E2: p^(1) would leak, ε = ∞)
+};
+
+/// The initial schedule. Only zero() and public_vector() are accepted by Algorithm 2: a public
+/// vector is one R^T vector shared by every user, so it cannot carry any user's data.
+/// @spec EV.START.PUBLIC
+template <real_scalar Real>
+struct initial_point {
+  start_kind kind = start_kind::zero;
+  vector<Real> value;  ///< used by public_vector (size T)
+
+  static initial_point zero() { return {}; }
+  static initial_point public_vector(vector<Real> v) {
+    return {start_kind::public_vector, std::move(v)};
+  }
+  static initial_point projected_zero() { return {start_kind::data_dependent, {}}; }
+};
+
+/// What a run reports about its stopping.
+enum class run_status {
+  completed,     ///< ran the fixed number K of iterations (Algorithms 1–3 have no stopping test)
+  certified,     ///< optimum: the relative duality-gap certificate met the tolerance
+  not_certified  ///< optimum: the iteration cap was reached before the certificate
+};
+
+inline const char* to_string(run_status s) {
+  switch (s) {
+    case run_status::completed:
+      return "completed";
+    case run_status::certified:
+      return "certified";
+    case run_status::not_certified:
+      return "not_certified";
+  }
+  return "unknown";
+}
+
+/// Result of Algorithms 1 and 2.
+template <real_scalar Real>
+struct run_result {
+  matrix<Real> final_schedules;       ///< r_j^(K+1), T × N
+  matrix<Real> averaged_schedules;    ///< r̂_j^(K+1) (Algorithm 1: equal to final_schedules)
+  vector<Real> final_load;            ///< Σ_i r_i^(K+1) (multiplicity-weighted)
+  vector<Real> averaged_load;         ///< Σ_i r̂_i^(K+1)
+  Real final_objective{};             ///< U(Σ_i r_i^(K+1))
+  Real averaged_objective{};          ///< U(Σ_i r̂_i^(K+1)), the output of Algorithm 2
+  std::vector<Real> objective_trace;  ///< U(Σ r_i^(k)), k = 1..K+1 (if params.trace)
+  std::vector<Real> averaged_trace;   ///< U(Σ r̂_i^(k)), k = 1..K+1 (if params.trace)
+  matrix<Real> released;              ///< T × K: p̂^(k) (Algorithm 2: the mechanism output M_p)
+  matrix<Real> gradients;  ///< T × K: exact p^(k) = ∇U(Σ r_i^(k)) — NOT private, for tests
+  accounting::privacy_ledger<Real> ledger;
+  run_status status = run_status::completed;
+  long long iterations = 0;
+};
+
+namespace detail {
+
+/// Validates and materialises r^(1) (T × N) for a problem.
+template <real_scalar Real>
+matrix<Real> initial_schedules(const char* fn, const charging_problem<Real>& prob,
+                               const initial_point<Real>& init) {
+  const Eigen::Index t = prob.horizon(), n = prob.groups();
+  matrix<Real> r(t, n);
+  switch (init.kind) {
+    case start_kind::zero:
+      r.setZero();
+      break;
+    case start_kind::public_vector:
+      if (init.value.size() != t)
+        fail_argument(fn, "initial.value", "of size T = " + std::to_string(t), init.value.size());
+      for (Eigen::Index i = 0; i < t; ++i) require_finite(fn, "initial.value[t]", init.value[i]);
+      for (Eigen::Index j = 0; j < n; ++j) r.col(j) = init.value;
+      break;
+    case start_kind::data_dependent: {
+      projection_workspace ws;
+      const vector<Real> zero = vector<Real>::Zero(t);
+      for (Eigen::Index j = 0; j < n; ++j)
+        project_into<Real>(zero.data(), prob.specs().max_rate.col(j).data(), prob.specs().energy[j],
+                           r.col(j).data(), t, Real(0), ws);
+      break;
+    }
+  }
+  return r;
+}
+
+/// State of the distributed iteration (allocated once per run).
+template <real_scalar Real>
+struct iteration_state {
+  matrix<Real> r, r_hat;  // T × N
+  vector<Real> nu;        // last multiplier per column (warm start of the projection)
+  vector<Real> load, load_hat, x0;
+  projection_workspace ws;
+
+  iteration_state(const charging_problem<Real>& prob, matrix<Real> start)
+      : r(std::move(start)),
+        r_hat(r),
+        nu(vector<Real>::Zero(prob.groups())),
+        load(prob.load(r)),
+        load_hat(load),
+        x0(prob.horizon()) {
+    ws.reserve(static_cast<std::size_t>(prob.horizon()));
+  }
+
+  /// ev Algorithm 2 step 3 (Algorithm 1 (3) when theta = 1): every column j
+  /// r_j ← Π_{C_j}(r_j − α p̂), r̂_j ← (1 − θ) r̂_j + θ r_j; loads re-accumulated.
+  void step(const charging_problem<Real>& prob, const vector<Real>& p_hat, const Real& alpha,
+            const Real& theta) {
+    const Eigen::Index t = prob.horizon(), n = prob.groups();
+    const auto& specs = prob.specs();
+    load.setZero();
+    load_hat.setZero();
+    const Real keep = Real(1) - theta;
+    // Warm start of the multiplier: for a feasible r_j and a free set that does not change,
+    // the root of x0 = r_j − α p̂ is ν = −α·mean_F(p̂); the mean over all slots is a cheap guess
+    // (the kernel is exact from any start).
+    const Real hint = -alpha * p_hat.sum() / Real(t);
+    for (Eigen::Index j = 0; j < n; ++j) {
+      Real* rj = r.col(j).data();
+      Real* hj = r_hat.col(j).data();
+      for (Eigen::Index i = 0; i < t; ++i) x0[i] = rj[i] - alpha * p_hat[i];
+      nu[j] = project_into<Real>(x0.data(), specs.max_rate.col(j).data(), specs.energy[j], rj, t,
+                                 hint, ws);
+      const Real w = static_cast<Real>(prob.multiplicity(j));
+      for (Eigen::Index i = 0; i < t; ++i) {
+        hj[i] = keep * hj[i] + theta * rj[i];
+        load[i] += w * rj[i];
+        load_hat[i] += w * hj[i];
+      }
+    }
+  }
+};
+
+/// α_k = c/√k (ev §IV, Algorithm 2) or the constant c.
+template <real_scalar Real>
+Real step_size(const Real& c, long long k, bool constant) {
+  using std::sqrt;
+  return constant ? c : c / sqrt(Real(k));
+}
+
+}  // namespace detail
+
+}  // namespace dpref::ev

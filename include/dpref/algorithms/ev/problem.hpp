@@ -1,0 +1,121 @@
+// The EV-charging problem of ev §III-D: minimise U(Σ_i r_i) = ½‖d + Σ_i r_i/m‖² (ev (7)) over
+// r_i ∈ C_i = C(r̄_i, E_i) = {0 <= r_i <= r̄_i, 1'r_i = E_i} (ev (5), (6)); ∇U is L-Lipschitz
+// with L = 1/m² (ev §VI-D). spec/ev.md EV.PROBLEM.
+//
+// A database holds N distinct charging specifications (columns), each shared by a multiplicity
+// of users: multiplicity 1 everywhere is the per-user mode (dpref's default, n = N), equal
+// multiplicities n/N the paper's grouped mode (ev §VII). Users of one column run identical
+// updates (same public start, same broadcast gradient), so the column is projected once.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "dpref/error.hpp"
+#include "dpref/scalar.hpp"
+
+namespace dpref::ev {
+
+/// The private database D: charging specifications (r̄_j, E_j) with multiplicities.
+template <real_scalar Real>
+struct charging_specs {
+  matrix<Real> max_rate;                ///< T × N, column j = r̄_j (kW)
+  vector<Real> energy;                  ///< N, E_j (kW·slot, errata EV-E4: energy / ΔT)
+  std::vector<long long> multiplicity;  ///< N, users sharing spec j (>= 1)
+};
+
+/// U(x) = ½‖d + x/m‖² with x = Σ_i r_i, and the constraint sets C_i.
+/// @spec EV.PROBLEM
+template <real_scalar Real>
+class charging_problem {
+ public:
+  /// @param base_load d ∈ R^T (T >= 1, finite) @param households m > 0
+  /// @param specs r̄_j >= 0, E_j >= 0, 1'r̄_j >= E_j (ev (6)), multiplicities >= 1
+  /// @throws std::invalid_argument on size mismatches, std::domain_error naming the violated
+  /// condition otherwise
+  charging_problem(vector<Real> base_load, Real households, charging_specs<Real> specs)
+      : d_(std::move(base_load)), m_(std::move(households)), specs_(std::move(specs)) {
+    constexpr const char* fn = "dpref::ev::charging_problem";
+    if (d_.size() == 0) fail_argument(fn, "base_load", "non-empty (T >= 1)", d_.size());
+    for (Eigen::Index t = 0; t < d_.size(); ++t) require_finite(fn, "base_load[t]", d_[t]);
+    require_positive(fn, "households", m_);
+    if (specs_.max_rate.rows() != d_.size())
+      fail_argument(fn, "specs.max_rate.rows()", "T = " + std::to_string(d_.size()),
+                    specs_.max_rate.rows());
+    const Eigen::Index n = specs_.max_rate.cols();
+    if (n == 0) fail_argument(fn, "specs.max_rate.cols()", ">= 1", n);
+    if (specs_.energy.size() != n)
+      fail_argument(fn, "specs.energy.size()", "N = " + std::to_string(n), specs_.energy.size());
+    if (specs_.multiplicity.empty()) specs_.multiplicity.assign(static_cast<std::size_t>(n), 1);
+    if (specs_.multiplicity.size() != static_cast<std::size_t>(n))
+      fail_argument(fn, "specs.multiplicity.size()", "N = " + std::to_string(n),
+                    specs_.multiplicity.size());
+    users_ = 0;
+    for (Eigen::Index j = 0; j < n; ++j) {
+      Real cap(0);
+      for (Eigen::Index t = 0; t < d_.size(); ++t) {
+        const Real& a = specs_.max_rate(t, j);
+        if (!is_finite_value(a) || a < Real(0))
+          fail_domain(fn, "specs.max_rate(t, j)", "finite and >= 0", a);
+        cap += a;
+      }
+      require_nonnegative(fn, "specs.energy[j]", specs_.energy[j]);
+      if (specs_.energy[j] > cap)
+        fail_domain(fn, "specs.energy[j]", "<= 1'max_rate_j (ev (6): C_j non-empty)",
+                    specs_.energy[j]);
+      const long long mult = specs_.multiplicity[static_cast<std::size_t>(j)];
+      if (mult < 1) fail_domain(fn, "specs.multiplicity[j]", ">= 1", mult);
+      users_ += mult;
+      mult_sq_ += Real(mult) * Real(mult);
+    }
+  }
+
+  [[nodiscard]] Eigen::Index horizon() const { return d_.size(); }
+  /// Number of distinct specifications (columns) N.
+  [[nodiscard]] Eigen::Index groups() const { return specs_.max_rate.cols(); }
+  /// Number of users n = Σ_j multiplicity_j.
+  [[nodiscard]] long long users() const { return users_; }
+  [[nodiscard]] const Real& households() const { return m_; }
+  [[nodiscard]] const vector<Real>& base_load() const { return d_; }
+  [[nodiscard]] const charging_specs<Real>& specs() const { return specs_; }
+  [[nodiscard]] long long multiplicity(Eigen::Index j) const {
+    return specs_.multiplicity[static_cast<std::size_t>(j)];
+  }
+  /// L = 1/m², the Lipschitz constant of ∇U in x = Σ r_i (ev §VI-D).
+  [[nodiscard]] Real lipschitz() const { return Real(1) / (m_ * m_); }
+  /// Lipschitz constant of the gradient in the stacked schedules (r_1, …, r_N):
+  /// λ_max((1/m²) v v' ⊗ I) = ‖v‖²/m² with v the multiplicities.
+  [[nodiscard]] Real schedule_lipschitz() const { return mult_sq_ / (m_ * m_); }
+
+  /// U(x) = ½‖d + x/m‖², ev (7).
+  [[nodiscard]] Real value(const vector<Real>& load) const {
+    Real s(0);
+    for (Eigen::Index t = 0; t < d_.size(); ++t) {
+      const Real v = d_[t] + load[t] / m_;
+      s += v * v;
+    }
+    return s / 2;
+  }
+  /// p = ∇U(x) = (d + x/m)/m (ev §III-D), written to out (size T, no allocation).
+  void gradient(const vector<Real>& load, vector<Real>& out) const {
+    for (Eigen::Index t = 0; t < d_.size(); ++t) out[t] = (d_[t] + load[t] / m_) / m_;
+  }
+  /// x = Σ_j multiplicity_j r_j for schedules stored as columns of a T × N matrix.
+  [[nodiscard]] vector<Real> load(const matrix<Real>& schedules) const {
+    vector<Real> x = vector<Real>::Zero(d_.size());
+    for (Eigen::Index j = 0; j < schedules.cols(); ++j)
+      x += Real(multiplicity(j)) * schedules.col(j);
+    return x;
+  }
+
+ private:
+  vector<Real> d_;
+  Real m_;
+  charging_specs<Real> specs_;
+  long long users_ = 0;
+  Real mult_sq_ = Real(0);
+};
+
+}  // namespace dpref::ev
