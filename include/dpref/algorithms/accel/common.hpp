@@ -250,5 +250,35 @@ result<Real> execute(const Problem& P, const params<Real>& p, long long m, const
   return r;
 }
 
+/// The constant-momentum methods DP-SHB (accel (3.1)) and DP-NAG (accel (4.1)): α and β fixed
+/// over the T steps, uniform split of Proposition 3.1. β defaults to
+/// (1 − √(μα))/(1 + √(μα)); with `check_nesterov_range` (NAG, Theorem 4.1) μα <= 1 is required
+/// even when β is given.
+template <class Problem, real_scalar Real>
+result<Real> run_constant_momentum(const char* fn, method kind, bool check_nesterov_range,
+                                   const Problem& problem, const params<Real>& p,
+                                   const philox_stream& stream) {
+  const long long m = validate_common(fn, problem, p);
+  const Real a = resolve_alpha(problem, p);
+  Real be;
+  if (check_nesterov_range || !p.beta) {
+    const Real nb = nesterov_beta(fn, problem.strong_convexity(), a);
+    be = p.beta ? *p.beta : nb;
+  } else {
+    be = *p.beta;
+  }
+  if (!(be >= Real(0) && be < Real(1))) fail_domain(fn, "params.beta", "in [0, 1)", be);
+  plan<Real> pl;
+  pl.kind = kind;
+  pl.alpha.assign(static_cast<std::size_t>(p.T), a);
+  pl.beta.assign(static_cast<std::size_t>(p.T), be);
+  pl.restart.assign(static_cast<std::size_t>(p.T), 0);
+  result<Real> r;
+  r.alpha = a;
+  r.beta = be;
+  uniform_noise(p, problem.l1_sensitivity(), problem.size(), m, p.T, pl, r);
+  return execute(problem, p, m, pl, std::move(r), stream);
+}
+
 }  // namespace detail
 }  // namespace dpref::accel

@@ -159,6 +159,19 @@ Real step_size(const Real& c, long long k, bool constant) {
   return constant ? c : c / sqrt(Real(k));
 }
 
+/// Moves the final and averaged iterates of `st` into `res` after K iterations.
+template <real_scalar Real, class Problem>
+void finish(run_result<Real>& res, iteration_state<Real>& st, const Problem& prob, long long K) {
+  res.final_load = st.load;
+  res.averaged_load = st.load_hat;
+  res.final_objective = prob.value(st.load);
+  res.averaged_objective = prob.value(st.load_hat);
+  res.final_schedules = std::move(st.r);
+  res.averaged_schedules = std::move(st.r_hat);
+  res.iterations = K;
+  res.status = run_status::completed;
+}
+
 }  // namespace detail
 
 }  // namespace dpref::ev

@@ -45,14 +45,7 @@ run_result<Real> run(const charging_problem<Real>& prob,
     if (params.trace) res.objective_trace.push_back(prob.value(st.load));
   }
   if (params.trace) res.averaged_trace = res.objective_trace;
-  res.final_load = st.load;
-  res.averaged_load = st.load_hat;
-  res.final_objective = prob.value(st.load);
-  res.averaged_objective = prob.value(st.load_hat);
-  res.final_schedules = std::move(st.r);
-  res.averaged_schedules = std::move(st.r_hat);
-  res.iterations = K;
-  res.status = run_status::completed;
+  detail::finish(res, st, prob, K);
   return res;
 }
 
