@@ -31,7 +31,7 @@ struct accel_options {
   std::string algorithm = "nag-opt";
   std::string precision = "double";
   long long n = 10000, d = 20, T = 100, m = 0, p = 1, n1 = 0;
-  double lambda = 0.01, l1_bound = 20, eps = 1, c = 1, alpha = 0, beta = -1, E0 = -1;
+  double lambda = 0.01, l1_bound = 20, eps = 1, c = 1, alpha = 0, beta = -1, E0 = -1, L = 0;
   std::uint64_t seed = 20261121, data_seed = 1;
   bool fstar = false, no_trace = false;
 };
@@ -71,6 +71,7 @@ json run_one(const accel_options& o) {
   prm.eps = parse_scalar<Real>(fmt::format("{:.17g}", o.eps), "--eps");
   prm.c = parse_scalar<Real>(fmt::format("{:.17g}", o.c), "--c");
   prm.alpha = Real(o.alpha);
+  prm.L = Real(o.L);
   if (o.beta >= 0) prm.beta = Real(o.beta);
   if (o.E0 >= 0) prm.E0 = Real(o.E0);
   prm.masg_p = o.p;
@@ -88,6 +89,7 @@ json run_one(const accel_options& o) {
                     {"S1", num(P.l1_sensitivity())},
                     {"mu", num(P.strong_convexity())},
                     {"L_certified", num(P.smoothness())},
+                    {"L_public", num(P.public_smoothness())},
                     {"data_seed", o.data_seed}};
   out["params"] = {{"T", o.T},
                    {"m", r.batch},
@@ -150,6 +152,7 @@ struct study_options {
   std::string T_list = "100,200,500,1000", m_list = "100000,1000", c_list = "0.1,1";
   double eps = 1, lambda = 0.01, l1_bound = 20, E0 = 10;
   std::uint64_t seed = 20261121, data_seed = 1;
+  bool paper_L = false;  ///< use the data's L as the paper does (declared public: NOT private)
 };
 
 template <class T>
@@ -249,6 +252,8 @@ json study_figure34(const study_options& o) {
   fig["runs"] = o.runs;
   fig["F_star"] = Fs;
   fig["L_certified"] = P.smoothness();
+  fig["L_public"] = P.public_smoothness();
+  fig["uses_data_L"] = o.paper_L;
   fig["mu"] = P.strong_convexity();
   json cases = json::array();
   const char* names[] = {"gd", "shb", "nag", "nag-opt", "masg", "masg-opt"};
@@ -263,6 +268,7 @@ json study_figure34(const study_options& o) {
             p.T = T;
             p.m = m >= o.n ? 0 : m;
             p.c = c;
+            if (o.paper_L) p.L = P.smoothness();
             p.eps = o.eps;
             p.trace = true;
             if (a == 3 || a == 5) p.E0 = o.E0;
@@ -387,6 +393,9 @@ void register_accel_command(CLI::App& app) {
   run->add_option("--eps", o->eps, "privacy budget")->capture_default_str();
   run->add_option("--c", o->c, "step scale, alpha = c/L")->capture_default_str();
   run->add_option("--alpha", o->alpha, "step size (overrides --c)");
+  run->add_option("--L", o->L,
+                  "public smoothness for alpha = c/L and the schedules (default: the public bound "
+                  "B^2/4 + 2 lambda; a value computed from the data is not private)");
   run->add_option("--beta", o->beta,
                   "momentum for shb/nag (default (1-sqrt(mu a))/(1+sqrt(mu a)))");
   run->add_option("--E0", o->E0, "opt variants: choose T' <= T by Remark 4.1 with this E0");
@@ -414,6 +423,9 @@ void register_accel_command(CLI::App& app) {
   study->add_option("--m-list", so->m_list, "minibatch sizes (>= n: full batch)")
       ->capture_default_str();
   study->add_option("--c-list", so->c_list, "step scales c, alpha = c/L")->capture_default_str();
+  study->add_flag("--paper-L", so->paper_L,
+                  "use the data's certified L as the paper does (reproduction only: a data-based "
+                  "L is not private); default: the public bound B^2/4 + 2 lambda");
   study->add_option("--eps", so->eps, "privacy budget")->capture_default_str();
   study->add_option("--E0", so->E0, "E0 of Remark 4.1 for the -opt variants")
       ->capture_default_str();

@@ -75,7 +75,19 @@ class logistic_regression {
   [[nodiscard]] Real l1_sensitivity() const { return Real(2) * bound_; }
   /// μ = 2λ (Hessian of λ‖x‖²).
   [[nodiscard]] Real strong_convexity() const { return Real(2) * lambda_; }
-  /// Certified L ≥ λ_max(¼UᵀU/n) + 2λ (computed once, cached). @spec ACCEL.LCERT
+  /// Public smoothness bound B²/4 + 2λ (rounded up): ¼ uuᵀ ⪯ ¼‖u‖₂² I ⪯ ¼B² I for every
+  /// admissible row, so it holds for every dataset and reveals nothing about this one. The
+  /// algorithms' step sizes and schedules use it (a data-dependent L would leak through α).
+  /// @spec ACCEL.LPUBLIC
+  [[nodiscard]] Real public_smoothness() const {
+    using boost::multiprecision::nextafter;
+    using std::nextafter;
+    const Real quarter_b2 = nextafter(bound_ * bound_ / Real(4), Real(2) * bound_ * bound_ + 1);
+    const Real l = quarter_b2 + Real(2) * lambda_;
+    return nextafter(l, Real(2) * l + Real(1));
+  }
+  /// Certified L ≥ λ_max(¼UᵀU/n) + 2λ of this dataset (computed once, cached). Data-dependent:
+  /// for analysis and reporting, not for choosing private parameters. @spec ACCEL.LCERT
   [[nodiscard]] Real smoothness() const {
     if (!L_computed_) {
       const Real n = n_real_;

@@ -44,6 +44,8 @@ class quadratic {
   [[nodiscard]] Real strong_convexity() const { return eig_[0]; }
   /// L = λ_max(Q) (computed eigenvalue).
   [[nodiscard]] Real smoothness() const { return eig_[eig_.size() - 1]; }
+  /// The quadratic has no private data: its L is public.
+  [[nodiscard]] Real public_smoothness() const { return smoothness(); }
   /// Eigenvalues of Q, ascending.
   [[nodiscard]] const vector<Real>& eigenvalues() const { return eig_; }
   [[nodiscard]] const vector<Real>& minimiser() const { return xstar_; }

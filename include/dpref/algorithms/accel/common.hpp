@@ -51,11 +51,16 @@ enum class run_status {
 /// Parameters shared by the accel algorithms (each algorithm validates what it uses).
 template <real_scalar Real>
 struct params {
-  long long T = 100;         ///< iterations (the -opt variants may run T′ ≤ T, Remark 4.1)
-  long long m = 0;           ///< minibatch size in [1, n]; 0 means m = n (full batch)
-  Real eps = Real(1);        ///< total privacy budget ε (noise_mode::calibrated)
-  Real alpha = Real(0);      ///< step size α; 0 means α = c/L
-  Real c = Real(1);          ///< step scale: α = c/L when alpha == 0 (accel §5)
+  long long T = 100;     ///< iterations (the -opt variants may run T′ ≤ T, Remark 4.1)
+  long long m = 0;       ///< minibatch size in [1, n]; 0 means m = n (full batch)
+  Real eps = Real(1);    ///< total privacy budget ε (noise_mode::calibrated)
+  Real alpha = Real(0);  ///< step size α; 0 means α = c/L
+  Real c = Real(1);      ///< step scale: α = c/L when alpha == 0 (accel §5)
+  /// Smoothness L used for α = c/L, the momentum and the MASG / optimised-split schedules.
+  /// 0 means problem.public_smoothness() (B²/4 + 2λ for logistic regression). A caller-given L
+  /// is DECLARED PUBLIC: it must not be computed from the private data (the paper's data-based
+  /// L differs between neighbours and would leak through every parameter it sets).
+  Real L = Real(0);
   std::optional<Real> beta;  ///< momentum (GD: unused); default (1 − √(μα))/(1 + √(μα))
   vector<Real> x0;           ///< start; empty means x0 = 10·1 (accel §5)
   noise_mode noise = noise_mode::calibrated;
@@ -109,6 +114,7 @@ long long validate_common(const char* fn, const Problem& P, const params<Real>& 
   if (p.noise == noise_mode::calibrated) accounting::require_epsilon(fn, "params.eps", p.eps);
   if (p.noise == noise_mode::fixed) require_positive(fn, "params.noise_scale", p.noise_scale);
   require_nonnegative(fn, "params.alpha", p.alpha);
+  require_nonnegative(fn, "params.L", p.L);
   if (p.alpha == Real(0)) {
     require_positive(fn, "params.c", p.c);
   }
@@ -116,10 +122,16 @@ long long validate_common(const char* fn, const Problem& P, const params<Real>& 
   return m;
 }
 
-/// α = params.alpha, or c/L.
+/// The public smoothness of a run: params.L if given, else the problem's public bound.
+template <class Problem, real_scalar Real>
+Real public_L(const Problem& P, const params<Real>& p) {
+  return p.L > Real(0) ? p.L : Real(P.public_smoothness());
+}
+
+/// α = params.alpha, or c/L with the public L.
 template <class Problem, real_scalar Real>
 Real resolve_alpha(const Problem& P, const params<Real>& p) {
-  return p.alpha > Real(0) ? p.alpha : p.c / P.smoothness();
+  return p.alpha > Real(0) ? p.alpha : p.c / public_L(P, p);
 }
 
 /// β = (1 − √(μα))/(1 + √(μα)) (accel Theorem 4.1 and §5); requires μα <= 1.

@@ -12,7 +12,7 @@ namespace detail {
 template <class Problem, real_scalar Real>
 masg_schedule<Real> masg_plan(const char* fn, const Problem& problem, const params<Real>& p,
                               long long T, plan<Real>& pl) {
-  const Real mu = problem.strong_convexity(), L = problem.smoothness();
+  const Real mu = problem.strong_convexity(), L = detail::public_L(problem, p);
   // α^(1) = c/L: c = params.c, or params.alpha·L when α is given.
   const Real c = p.alpha > Real(0) ? p.alpha * L : p.c;
   if (p.masg_p < 1) fail_domain(fn, "params.masg_p", ">= 1", p.masg_p);

@@ -13,7 +13,7 @@ template <class Problem, real_scalar Real = detail::problem_real<Problem>>
 result<Real> run(const Problem& problem, const params<Real>& p, const philox_stream& stream) {
   constexpr const char* fn = "accel::dp_masg_opt::run";
   const long long m = detail::validate_common(fn, problem, p);
-  const Real mu = problem.strong_convexity(), L = problem.smoothness();
+  const Real mu = problem.strong_convexity(), L = detail::public_L(problem, p);
   const Real S1 = problem.l1_sensitivity();
   long long T = p.T;
   detail::plan<Real> pl;

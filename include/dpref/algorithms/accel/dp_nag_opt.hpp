@@ -16,7 +16,7 @@ result<Real> run(const Problem& problem, const params<Real>& p, const philox_str
   constexpr const char* fn = "accel::dp_nag_opt::run";
   const long long m = detail::validate_common(fn, problem, p);
   const Real a = detail::resolve_alpha(problem, p);
-  const Real mu = problem.strong_convexity(), L = problem.smoothness();
+  const Real mu = problem.strong_convexity(), L = detail::public_L(problem, p);
   // αL <= 1 (Theorem 4.1), checked on c when α = c/L (c/L·L may round above 1).
   if (p.alpha > Real(0) ? a * L > Real(1) : p.c > Real(1))
     fail_domain(fn, "params.alpha", "<= 1/L (Theorem 4.1)", a);
