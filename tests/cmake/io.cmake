@@ -1,0 +1,2 @@
+# Dataset readers (real data of the studies).
+dpref_add_test(io_test LABELS unit SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/unit/io_test.cpp)
