@@ -8,6 +8,7 @@ PACKAGES=(
   build-essential cmake ninja-build git python3 python3-numpy python3-matplotlib clang-format
   libeigen3-dev libboost-dev libmpfr-dev libmpfi-dev libgmp-dev librandom123-dev
   libgtest-dev libgmock-dev librapidcheck-dev libbenchmark-dev libcli11-dev nlohmann-json3-dev libfmt-dev
+  libglpk-dev
 )
 missing=()
 for p in "${PACKAGES[@]}"; do
