@@ -1,0 +1,301 @@
+// Distributed dual averaging: conventional DDA (dda (2)–(3), Duchi–Agarwal–Wainwright) and the
+// differentially private DDA of dda Algorithm 1 (node subsampling, one record per active node,
+// Gaussian perturbation of the subgradient, weights a_t, A_t, γ_t, outputs x̃_i and ỹ of (8)).
+//
+// Randomness: W^(t) from substream 0 of the run stream, node i's record choices and noise from
+// substream i + 1, so results do not depend on the thread count (`threads` only splits the work
+// over active nodes; bit-identical for any value).
+//
+// Cost per iteration: O(|N^(t)|·(record nnz + d) + Σ_{i∈N^(t)} deg_i·d + d); the weighted sums
+// x̃_i are accumulated lazily (x_i is constant while i is inactive), A_t differences are exact
+// integers for a_t ∈ {1, t}.
+// @spec DDA.ALG1 DDA.ALG1.EQUALS_DDA DDA.THREADS
+#pragma once
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <thread>
+#include <type_traits>
+#include <vector>
+
+#include "dpref/error.hpp"
+#include "dpref/network/gossip.hpp"
+#include "dpref/problems/dda_erm.hpp"
+#include "dpref/random/fast.hpp"
+#include "dpref/random/gaussian.hpp"
+#include "dpref/random/philox_stream.hpp"
+#include "dpref/random/secure/uniform_int.hpp"
+#include "dpref/scalar.hpp"
+
+namespace dpref::algorithms::dda {
+
+/// a_t of Algorithm 1: 1 (Corollaries 3.4/3.6) or t (Corollaries 3.2/3.5).
+enum class weight_schedule { constant, linear };
+/// γ_t: 0 (Cor. 3.2/3.5), γ (dda §5.2), γ√t (Cor. 3.4/3.6, §5.3).
+enum class gamma_schedule { zero, constant, sqrt_t };
+
+/// Parameters of a run (validated at entry). @spec DDA.ALG1
+template <real_scalar Real>
+struct dda_params {
+  long long iterations = 100;  ///< T >= 1
+  weight_schedule a = weight_schedule::constant;
+  gamma_schedule g = gamma_schedule::sqrt_t;
+  Real gamma = Real(1);       ///< γ of the γ_t schedule (>= 0)
+  Real sigma = Real(0);       ///< σ of ν ~ N(0, σ²I) (0: non-private)
+  long long trace_every = 0;  ///< snapshot every k iterations (0: none)
+  unsigned threads = 1;       ///< worker threads (results identical for any value)
+  bool fast_noise = false;    ///< double only: dpref::fast::gaussian instead of the reference
+  bool trace_nodes = false;   ///< snapshots also keep every x̃_i^(t) (d×n each)
+};
+
+template <real_scalar Real>
+Real weight_at(weight_schedule a, long long t) {
+  return a == weight_schedule::constant ? Real(1) : Real(t);
+}
+/// A_t = Σ_{τ<=t} a_τ (exact integers: t or t(t+1)/2; A_0 = 0).
+template <real_scalar Real>
+Real cumulative_weight(weight_schedule a, long long t) {
+  if (a == weight_schedule::constant) return Real(t);
+  return Real(t % 2 == 0 ? (t / 2) * (t + 1) : t * ((t + 1) / 2));
+}
+template <real_scalar Real>
+Real gamma_at(gamma_schedule g, const Real& gamma, long long t) {
+  using std::sqrt;
+  switch (g) {
+    case gamma_schedule::zero:
+      return Real(0);
+    case gamma_schedule::constant:
+      return t == 0 ? Real(0) : gamma;
+    case gamma_schedule::sqrt_t:
+      return gamma * Real(sqrt(Real(t)));
+  }
+  return Real(0);
+}
+
+/// State after iteration t: x̄ = (1/n)Σ_i x̃_i^(t), ỹ^(t), and the consensus error
+/// (1/n)Σ_i‖x_i^(t+1) − y^(t+1)‖ of Lemma 4.5.
+template <real_scalar Real>
+struct dda_snapshot {
+  long long t = 0;
+  vector<Real> x_bar;
+  vector<Real> y_tilde;
+  Real consensus = Real(0);
+  matrix<Real> x_tilde;  ///< d×n x̃_i^(t) (only with trace_nodes)
+};
+
+/// Result of a run.
+template <real_scalar Real>
+struct dda_result {
+  matrix<Real> x_tilde;  ///< d×n: x̃_i^(T) = A_T^{-1} Σ_t a_t x_i^(t) (Algorithm 1 output)
+  vector<Real> x_bar;    ///< (1/n) Σ_i x̃_i^(T) (the point evaluated in dda §5)
+  vector<Real> y_tilde;  ///< ỹ^(T) = A_T^{-1} Σ_t a_t y^(t), y of (8)
+  matrix<Real> z;        ///< d×n: z_i^(T+1) (the released messages of the last round)
+  std::vector<long long> active_rounds;  ///< per node: rounds in which it was active
+  std::vector<dda_snapshot<Real>> trace;
+  Real iota = Real(1);
+  long long iterations = 0;
+};
+
+namespace detail {
+
+template <class F>
+void parallel_for(std::size_t count, unsigned threads, const F& f) {
+  if (threads <= 1 || count < 2 * static_cast<std::size_t>(threads)) {
+    for (std::size_t k = 0; k < count; ++k) f(k);
+    return;
+  }
+  std::vector<std::thread> pool;
+  const std::size_t per = (count + threads - 1) / threads;
+  for (unsigned w = 1; w < threads; ++w) {
+    const std::size_t lo = w * per, hi = std::min(count, lo + per);
+    if (lo >= hi) break;
+    pool.emplace_back([&f, lo, hi] {
+      for (std::size_t k = lo; k < hi; ++k) f(k);
+    });
+  }
+  for (std::size_t k = 0; k < std::min(count, per); ++k) f(k);
+  for (auto& t : pool) t.join();
+}
+
+template <real_scalar Real>
+void validate(const dda_params<Real>& p, const problems::regularizer<Real>& h) {
+  if (p.iterations < 1) fail_domain("dda", "iterations", ">= 1", p.iterations);
+  require_nonnegative("dda", "gamma", p.gamma);
+  require_nonnegative("dda", "sigma", p.sigma);
+  if (p.trace_every < 0) fail_domain("dda", "trace_every", ">= 0", p.trace_every);
+  if (p.g == gamma_schedule::zero && !(h.strong_convexity() > Real(0)))
+    fail_domain("dda", "gamma schedule", "gamma_t > 0 unless h is strongly convex (mu > 0)", 0);
+  if (p.g != gamma_schedule::zero && !(p.gamma > Real(0)) && !(h.strong_convexity() > Real(0)))
+    fail_domain("dda", "gamma", "> 0 unless h is strongly convex", p.gamma);
+}
+
+/// The engine shared by DDA and DP-DDA; `next_round(t)` returns W^(t) (sparse rows).
+template <real_scalar Real, class Features, class NextRound>
+dda_result<Real> run_engine(const problems::dda_problem<Real, Features>& prob,
+                            const dda_params<Real>& p, const Real& iota, const philox_stream& run,
+                            NextRound&& next_round) {
+  const auto& h = prob.reg();
+  validate(p, h);
+  const Eigen::Index d = prob.dimension();
+  const int n = prob.nodes();
+  const long long q = prob.per_node();
+  const long long T = p.iterations;
+  std::vector<philox_stream> node_stream;
+  node_stream.reserve(static_cast<std::size_t>(n));
+  for (int i = 0; i < n; ++i)
+    node_stream.push_back(run.substream(static_cast<std::uint64_t>(i) + 1));
+
+  auto c_at = [&](long long t) {  // ι A_t (dda (6)); indicators ignore the factor
+    return iota * cumulative_weight<Real>(p.a, t);
+  };
+  matrix<Real> z = matrix<Real>::Zero(d, n), x(d, n), xsum = matrix<Real>::Zero(d, n);
+  matrix<Real> u(d, n), znew(d, n), zeta(d, n);
+  std::vector<long long> last(static_cast<std::size_t>(n), 1),
+      active_count(static_cast<std::size_t>(n), 0);
+  vector<Real> zbar = vector<Real>::Zero(d), y(d), ysum = vector<Real>::Zero(d);
+  {
+    const Real c1 = c_at(1), g1 = gamma_at(p.g, p.gamma, 1);
+    for (int i = 0; i < n; ++i) h.dual_argmin_into(z.col(i), c1, g1, x.col(i));
+    h.dual_argmin_into(zbar, c1, g1, y);
+    ysum += weight_at<Real>(p.a, 1) * y;
+  }
+  dda_result<Real> res;
+  res.iota = iota;
+  res.iterations = T;
+  const Real nn = Real(n);
+  auto snapshot = [&](long long t) {
+    dda_snapshot<Real> s;
+    s.t = t;
+    const Real At = cumulative_weight<Real>(p.a, t), At_inv = Real(1) / At;
+    s.x_bar = vector<Real>::Zero(d);
+    if (p.trace_nodes) s.x_tilde.resize(d, n);
+    using std::sqrt;
+    for (int i = 0; i < n; ++i) {
+      vector<Real> xt = xsum.col(i);
+      const long long li = last[static_cast<std::size_t>(i)];
+      if (li <= t) xt += (At - cumulative_weight<Real>(p.a, li - 1)) * x.col(i);
+      if (p.trace_nodes) s.x_tilde.col(i) = xt * At_inv;
+      s.x_bar += xt * At_inv;
+      s.consensus += Real(sqrt((x.col(i) - y).squaredNorm()));
+    }
+    s.x_bar /= nn;
+    s.y_tilde = ysum * At_inv;
+    s.consensus /= nn;
+    return s;
+  };
+
+  for (long long t = 1; t <= T; ++t) {
+    const network::gossip_round<Real>& r = next_round(t);
+    const Real at = weight_at<Real>(p.a, t);
+    const std::size_t na = r.active.size();
+    // Algorithm 1 steps 5–7: record ξ ~ U{1..q}, ζ = ĝ + ν, message u_j = z_j + a_t ζ_j.
+    parallel_for(na, p.threads, [&](std::size_t k) {
+      const int j = r.active[k];
+      philox_stream& s = node_stream[static_cast<std::size_t>(j)];
+      const auto rec = secure::uniform_int<std::int64_t>(s, q);
+      auto zj = zeta.col(j);
+      zj.setZero();
+      prob.add_subgradient(prob.record(j, rec), x.col(j), Real(1), zj);
+      if (p.sigma > Real(0)) {
+        if constexpr (std::is_same_v<Real, double>) {
+          if (p.fast_noise) {
+            for (Eigen::Index c = 0; c < d; ++c) zj[c] += fast::gaussian(s, p.sigma);
+          } else {
+            for (Eigen::Index c = 0; c < d; ++c) zj[c] += gaussian<Real>(s, p.sigma);
+          }
+        } else {
+          for (Eigen::Index c = 0; c < d; ++c) zj[c] += gaussian<Real>(s, p.sigma);
+        }
+      }
+      u.col(j) = z.col(j) + at * zj;
+    });
+    // steps 8–10: z_i^(t+1) = Σ_j w_ij u_j (5), x_i^(t+1) by (6); lazy x̃ accumulation.
+    const Real At = cumulative_weight<Real>(p.a, t);
+    const Real c_next = c_at(t + 1), g_next = gamma_at(p.g, p.gamma, t + 1);
+    parallel_for(na, p.threads, [&](std::size_t k) {
+      const int i = r.active[k];
+      auto zi = znew.col(i);
+      zi.setZero();
+      for (std::size_t e = r.row_start[k]; e < r.row_start[k + 1]; ++e)
+        zi += r.weights[e] * u.col(r.cols[e]);
+    });
+    for (std::size_t k = 0; k < na; ++k) {
+      const int i = r.active[k];
+      z.col(i) = znew.col(i);
+      ++active_count[static_cast<std::size_t>(i)];
+    }
+    parallel_for(na, p.threads, [&](std::size_t k) {
+      const int i = r.active[k];
+      const long long li = last[static_cast<std::size_t>(i)];
+      xsum.col(i) += (At - cumulative_weight<Real>(p.a, li - 1)) * x.col(i);
+      last[static_cast<std::size_t>(i)] = t + 1;
+      h.dual_argmin_into(z.col(i), c_next, g_next, x.col(i));
+    });
+    // y^(t+1) of (8) from z̄^(t+1) = z̄^(t) + (a_t/n) Σ_{j active} ζ_j (W doubly stochastic).
+    for (std::size_t k = 0; k < na; ++k) zbar += (at / nn) * zeta.col(r.active[k]);
+    h.dual_argmin_into(zbar, c_next, g_next, y);
+    if (t + 1 <= T) ysum += weight_at<Real>(p.a, t + 1) * y;
+    if (p.trace_every > 0 && (t % p.trace_every == 0 || t == T)) res.trace.push_back(snapshot(t));
+  }
+  const Real AT = cumulative_weight<Real>(p.a, T);
+  res.x_tilde.resize(d, n);
+  res.x_bar = vector<Real>::Zero(d);
+  for (int i = 0; i < n; ++i) {
+    const long long li = last[static_cast<std::size_t>(i)];
+    if (li <= T) xsum.col(i) += (AT - cumulative_weight<Real>(p.a, li - 1)) * x.col(i);
+    res.x_tilde.col(i) = xsum.col(i) / AT;
+    res.x_bar += res.x_tilde.col(i);
+  }
+  res.x_bar /= nn;
+  res.y_tilde = ysum / AT;
+  res.z = std::move(z);
+  res.active_rounds = std::move(active_count);
+  return res;
+}
+
+}  // namespace detail
+
+/// dda Algorithm 1 (DP-DDA) on `prob` with gossip matrices from `net`.
+/// @param run run stream (substream 0: network, i + 1: node i) @spec DDA.ALG1
+template <real_scalar Real, class Features>
+dda_result<Real> run_dp_dda(const problems::dda_problem<Real, Features>& prob,
+                            const network::gossip_sampler<Real>& net, const dda_params<Real>& p,
+                            const philox_stream& run) {
+  if (net.nodes() != prob.nodes())
+    fail_argument("run_dp_dda", "net.nodes()", "== problem nodes", net.nodes());
+  philox_stream ns = run.substream(0);
+  network::gossip_round<Real> cur;
+  return detail::run_engine(prob, p, net.iota(), run,
+                            [&](long long) -> const network::gossip_round<Real>& {
+                              cur = net.draw(ns);
+                              return cur;
+                            });
+}
+
+/// Conventional DDA (2)–(3): every node active, fixed doubly stochastic W, a_t = 1 (so the
+/// weight of h in (2) is t), ĝ from one uniformly sampled record, no noise. `p.a` and
+/// `p.sigma` are ignored (forced to constant and 0). @spec DDA.ALG1.EQUALS_DDA
+template <real_scalar Real, class Features>
+dda_result<Real> run_dda(const problems::dda_problem<Real, Features>& prob, const matrix<Real>& W,
+                         dda_params<Real> p, const philox_stream& run) {
+  const int n = prob.nodes();
+  if (W.rows() != n || W.cols() != n) fail_argument("run_dda", "W", "n x n", W.rows());
+  p.a = weight_schedule::constant;
+  p.sigma = Real(0);
+  network::gossip_round<Real> full;
+  for (int i = 0; i < n; ++i) {
+    full.active.push_back(i);
+    full.row_start.push_back(full.cols.size());
+    for (int j = 0; j < n; ++j)
+      if (W(i, j) != Real(0)) {
+        full.cols.push_back(j);
+        full.weights.push_back(W(i, j));
+      }
+  }
+  full.row_start.push_back(full.cols.size());
+  return detail::run_engine(prob, p, Real(1), run,
+                            [&](long long) -> const network::gossip_round<Real>& { return full; });
+}
+
+}  // namespace dpref::algorithms::dda
