@@ -1,0 +1,151 @@
+// The experiments of pwa §5 (Figures 1–3) as library functions (spec/pwa.md PWA.STUDY):
+// i.i.d. N(0, 1) data (a_i, b_i), box P = [−c, c]^d, ε = 0.1, runs per point, mean objective
+// with 2σ error bars (σ = standard error of the mean), the true optimum for comparison.
+// Mechanisms: M_P (Theorem 16), M_S (§4.2, Theorem 9 scale), the private subgradient method
+// (Algorithms 1–2, k = 100) and, when include/dpref/algorithms/pwa/exponential_mechanism.hpp is
+// present, the exact M_E (Theorem 19; its exact rejection sampler).
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "dpref/algorithms/pwa/laplace_mechanisms.hpp"
+#include "dpref/algorithms/pwa/private_subgradient.hpp"
+#include "dpref/algorithms/pwa/solve.hpp"
+#include "dpref/bounds/pwa_bounds.hpp"
+#include "dpref/random/gaussian.hpp"
+
+#if __has_include("dpref/algorithms/pwa/exponential_mechanism.hpp")
+#include "dpref/algorithms/pwa/exponential_mechanism.hpp"
+#define DPREF_PWA_STUDY_HAS_ME 1
+#else
+#define DPREF_PWA_STUDY_HAS_ME 0
+#endif
+
+namespace dpref::pwa {
+
+/// Whether the study includes M_E (the exponential-mechanism sampler header is present).
+inline constexpr bool study_has_exponential_mechanism = DPREF_PWA_STUDY_HAS_ME != 0;
+
+/// m × d i.i.d. N(0, 1) pieces (pwa §5.1). Rows are drawn in order, so the pieces for m are the
+/// first m rows of those for any larger m (nested, as in pwa Figure 3).
+/// @spec PWA.STUDY
+template <real_scalar Real>
+piecewise_affine<Real> gaussian_instance(std::uint64_t seed, int m, int d, const Real& c,
+                                         const Real& bmax = Real(1)) {
+  if (m < 1) fail_domain("dpref::pwa::gaussian_instance", "m", ">= 1", m);
+  if (d < 1) fail_domain("dpref::pwa::gaussian_instance", "d", ">= 1", d);
+  matrix<Real> A(m, d);
+  vector<Real> b(m);
+  for (int i = 0; i < m; ++i) {
+    philox_stream s(seed, 0x9a0000u, static_cast<std::uint64_t>(i));  // row i: its own substream
+    for (int j = 0; j < d; ++j) A(i, j) = gaussian<Real>(s, Real(1));
+    b[i] = gaussian<Real>(s, Real(1));
+  }
+  return piecewise_affine<Real>(A, b, pwa_polytope<Real>::box_only(d, c), bmax);
+}
+
+/// Constant step α = R/(G√k) minimising the first term of Theorem 24, (R² + G²kα²)/(2kα), from
+/// public quantities only (R = diam P, G = max‖a_i‖).
+template <real_scalar Real>
+Real theorem24_step(const piecewise_affine<Real>& prob, long long k) {
+  using std::sqrt;
+  const Real G = bounds::pwa_lipschitz(prob);
+  const Real R = diameter_bound(prob.polytope());
+  return G > Real(0) ? Real(R / (G * sqrt(Real(k)))) : R;
+}
+
+/// Mean and 2σ of a sample of objective values.
+struct study_stat {
+  double mean = 0, two_sigma = 0;  ///< two_sigma = 2·(sample std)/√runs
+  double suboptimality = 0;        ///< mean − f_opt
+  long long runs = 0;
+};
+
+inline study_stat summarize(const std::vector<double>& v, double fopt) {
+  study_stat s;
+  s.runs = static_cast<long long>(v.size());
+  double sum = 0, sq = 0;
+  for (double x : v) sum += x;
+  s.mean = sum / static_cast<double>(v.size());
+  for (double x : v) sq += (x - s.mean) * (x - s.mean);
+  const double var = v.size() > 1 ? sq / static_cast<double>(v.size() - 1) : 0.0;
+  s.two_sigma = 2 * std::sqrt(var / static_cast<double>(v.size()));
+  s.suboptimality = s.mean - fopt;
+  return s;
+}
+
+struct study_options {
+  double epsilon = 0.1;        ///< pwa §5.1
+  long long runs = 1000;       ///< pwa §5.1
+  long long iterations = 100;  ///< k of Algorithm 2 (pwa §5.1)
+  bool project = false;        ///< box projection in Algorithm 2 (deviation; default off)
+  /// Constant α of Algorithm 2. pwa §5 does not state its steps; 0.01 (a total path kα = 1)
+  /// reproduces its qualitative findings, while the step R/(G√k) of Theorem 24 (set 0) does not
+  /// (spec/pwa.md PWA.STUDY).
+  double step = 0.01;
+  bool exponential = true;  ///< include M_E if available
+  std::uint64_t seed = 20261121;
+};
+
+/// One study point: every mechanism `runs` times on one instance.
+struct study_point {
+  double fopt = 0;
+  study_stat mp, ms, sub, me, regular;
+  bool has_me = false;
+  double thm17 = 0, thm24 = 0;  ///< bounds on E[f] − f_opt (Theorem 24: on the best iterate)
+};
+
+/// Runs the mechanisms on `prob` (double). Run r of mechanism j reads
+/// philox_stream(seed, 1000·j + point_id, r).
+/// @spec PWA.STUDY
+inline study_point run_study_point(const piecewise_affine<double>& prob, const study_options& o,
+                                   std::uint64_t point_id) {
+  study_point pt;
+  pt.fopt = solve(prob).value;
+  std::vector<double> mp, ms, sub, me;
+  subgradient_params<double> sp;
+  sp.epsilon = o.epsilon;
+  sp.iterations = o.iterations;
+  sp.rule = step_rule::constant;
+  sp.step = o.step > 0 ? o.step : theorem24_step(prob, o.iterations);
+  sp.projection = o.project ? projection_mode::box : projection_mode::none;
+  sp.trace = false;
+  for (long long r = 0; r < o.runs; ++r) {
+    const auto ur = static_cast<std::uint64_t>(r);
+    philox_stream s1(o.seed, 1000 + point_id, ur), s2(o.seed, 2000 + point_id, ur),
+        s3(o.seed, 3000 + point_id, ur);
+    mp.push_back(perturb_data(s1, prob, o.epsilon).objective);
+    ms.push_back(perturb_solution(s2, prob, o.epsilon).objective);
+    sub.push_back(private_subgradient(s3, prob, sp).objective);
+  }
+#if DPREF_PWA_STUDY_HAS_ME
+  if (o.exponential) {
+    me_config<double> cfg;
+    // certified lower bound g(λ, μ) ≤ f_opt, lowered by its own rounding margin: exact law,
+    // high acceptance
+    const double lb = solve(prob).lower_bound;
+    cfg.f_lower = lb - 1e-12 * (1 + std::abs(lb));
+    const exponential_mechanism<double> mech(prob, o.epsilon, cfg);
+    for (long long r = 0; r < o.runs; ++r) {
+      philox_stream s4(o.seed, 4000 + point_id, static_cast<std::uint64_t>(r));
+      me.push_back(prob.value(mech.draw(s4, me_method::rejection)));
+    }
+    pt.me = summarize(me, pt.fopt);
+    pt.has_me = true;
+  }
+#endif
+  pt.mp = summarize(mp, pt.fopt);
+  pt.ms = summarize(ms, pt.fopt);
+  pt.sub = summarize(sub, pt.fopt);
+  const double G = bounds::pwa_lipschitz(prob), R = diameter_bound(prob.polytope());
+  pt.thm17 = bounds::pwa_thm17(G, prob.dimension(), R, o.epsilon);
+  pt.thm24 = bounds::pwa_thm24(R, G, sp.step * static_cast<double>(o.iterations),
+                               sp.step * sp.step * static_cast<double>(o.iterations), prob.bmax(),
+                               prob.pieces(), o.epsilon, o.iterations);
+  return pt;
+}
+
+}  // namespace dpref::pwa

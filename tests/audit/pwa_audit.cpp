@@ -1,0 +1,191 @@
+// Audits of the pwa mechanisms (ctest label `audit`; spec/pwa.md PWA.AUDIT.*).
+//
+// Statistical plan (as tests/audit/mechanisms_audit.cpp): fixed seed per test; search and test
+// samples of kSmall = 2^18 outputs per side and per neighbour pair; false-alarm probability
+// alpha = 1e-6 per audit (each Clopper–Pearson bound at 1e-6/(2·#pairs), event chosen on the
+// independent search sample), so P[a correct mechanism is flagged] ≤ 1e-6. Tight mechanisms also
+// check power (ε_lb ≥ 0.5 ε_claimed); every negative control must be flagged in the same run.
+// Claimed ε always comes from the mechanism's own privacy ledger.
+#include <gtest/gtest.h>
+
+#include <Eigen/Core>
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "audit_support.hpp"
+#include "dpref/algorithms/pwa/laplace_mechanisms.hpp"
+#include "dpref/algorithms/pwa/private_subgradient.hpp"
+#include "dpref/audit/auditor.hpp"
+#include "dpref/audit/events.hpp"
+#include "dpref/audit/neighbours.hpp"
+
+namespace {
+
+using namespace dpref::audit;
+using dpref::philox_stream;
+using dpref::audit::test_support::print_report;
+namespace pwa = dpref::pwa;
+using vec = Eigen::VectorXd;
+
+constexpr std::uint64_t kSmall = 1u << 18;
+constexpr double kAlpha = 1e-6;
+
+audit_config config(std::uint64_t seed, double eps) {
+  audit_config c;
+  c.seed = seed;
+  c.search_samples = c.test_samples = kSmall;
+  c.alpha = kAlpha;
+  c.epsilon = eps;
+  c.delta = 0;
+  c.threads = 0;
+  return c;
+}
+
+// Worst-case instance (spec/pwa.md PWA.AUDIT.MS): d = 2, c = 1, bmax = 4,
+// f(x) = max(−(x1 + x2) + b1, (x1 + x2) + b2). With b = (2, −2) the unique minimiser is (1, 1),
+// with the adjacent b' = (−2, 2) it is (−1, −1): ‖x_opt(D) − x_opt(D')‖ = 2√2 = diam(P), so the
+// pair attains the sensitivity bound Δ = diam(P) that M_S uses.
+pwa::piecewise_affine<double> corner_problem(const vec& b) {
+  Eigen::MatrixXd A(2, 2);
+  A << -1, -1, 1, 1;
+  return pwa::piecewise_affine<double>(A, b, pwa::pwa_polytope<double>::box_only(2, 1.0), 4.0);
+}
+
+std::vector<neighbour_pair<vec>> corner_pairs() {
+  vec b(2), b2(2);
+  b << 2, -2;
+  b2 << -2, 2;
+  return {{"corner to corner (b = (2,-2), b' = (-2,2))", b, b2}};
+}
+
+// Events of an ℓ2-Laplace pair centred at a and b: the projection on b − a and the
+// likelihood-ratio statistic ‖y − b‖ − ‖y − a‖ (Neyman–Pearson optimal for the pair).
+std::vector<event_family<vec>> centre_families(const vec& a, const vec& b,
+                                               const std::string& what) {
+  const double d = (b - a).norm();
+  return {
+      projection_family<vec>("projection on " + what, (b - a).normalized(), -12 * d, 13 * d, 125),
+      threshold_family<vec>(
+          "likelihood-ratio statistic",
+          [a, b](const vec& y) { return (y - b).norm() - (y - a).norm(); }, -d, d, 100)};
+}
+
+// M_S outputs are centred at x_opt(D), x_opt(D').
+std::vector<event_family<vec>> solution_families(const neighbour_pair<vec>& p) {
+  return centre_families(pwa::solve(corner_problem(p.first)).x,
+                         pwa::solve(corner_problem(p.second)).x, "x_opt(D')-x_opt(D)");
+}
+
+double ledger_eps(const dpref::accounting::privacy_ledger<double>& l) { return l.total(0.0).eps; }
+
+TEST(PWA_AUDIT_MS, SolutionPerturbationPassesAtClaimedEpsilon) {
+  const double eps = 1;
+  philox_stream probe(0, 0);
+  const double claimed =
+      ledger_eps(pwa::perturb_solution(probe, corner_problem(corner_pairs()[0].first), eps).ledger);
+  const auto m = [eps](const vec& b, philox_stream& s) {
+    return pwa::perturb_solution(s, corner_problem(b), eps).x;
+  };
+  const auto r =
+      run_audit_per_pair<vec, vec>(m, corner_pairs(), solution_families, config(501, claimed));
+  print_report("pwa M_S (Theorem 9 scale diam(P)/eps)", r);
+  EXPECT_FALSE(r.violation);
+  EXPECT_GE(r.eps_lb, 0.5 * claimed);  // tight: the pair attains Δ = diam(P)
+}
+
+TEST(PWA_AUDIT_NEG_MS, HalfSensitivityIsFlagged) {
+  const double eps = 1;
+  const double half = pwa::diameter_bound(corner_problem(corner_pairs()[0].first).polytope()) / 2;
+  const auto m = [eps, half](const vec& b, philox_stream& s) {
+    return pwa::perturb_solution(s, corner_problem(b), eps, {}, half).x;  // broken: Δ/2
+  };
+  const auto r =
+      run_audit_per_pair<vec, vec>(m, corner_pairs(), solution_families, config(502, eps));
+  print_report("NEG pwa M_S with Delta/2", r);
+  EXPECT_TRUE(r.violation);
+}
+
+// M_P: the tight part is the released b̃ = b + w_P (Theorem 16, Δ = √m·bmax, attained by
+// b' = b − bmax·(1, −1)); the solution x(b̃) is post-processing, audited too without a power
+// requirement (the projection to x loses information).
+std::vector<event_family<vec>> data_families(const neighbour_pair<vec>& p) {
+  return centre_families(p.first, p.second, "b'-b");
+}
+
+TEST(PWA_AUDIT_MP, NoisyDataReleasePassesAtClaimedEpsilon) {
+  const double eps = 1;
+  const auto prob = corner_problem(corner_pairs()[0].first);
+  const double delta = pwa::data_sensitivity(prob);
+  const double scale = dpref::accounting::laplace_scale(delta, eps);
+  philox_stream probe(0, 0);
+  const double claimed = ledger_eps(pwa::perturb_data(probe, prob, eps).ledger);
+  // the released data exactly as perturb_data draws them (same sampler, same scale)
+  const auto m = [scale](const vec& b, philox_stream& s) {
+    return dpref::mechanisms::vector_laplace_mechanism<double>(s, b, scale);
+  };
+  const auto r =
+      run_audit_per_pair<vec, vec>(m, corner_pairs(), data_families, config(503, claimed));
+  print_report("pwa M_P released data b~ (Delta = sqrt(m) bmax)", r);
+  EXPECT_FALSE(r.violation);
+  EXPECT_GE(r.eps_lb, 0.5 * claimed);
+}
+
+TEST(PWA_AUDIT_MP, SolutionOfNoisyProblemPassesAtClaimedEpsilon) {
+  const double eps = 1;
+  philox_stream probe(0, 0);
+  const double claimed =
+      ledger_eps(pwa::perturb_data(probe, corner_problem(corner_pairs()[0].first), eps).ledger);
+  const auto m = [eps](const vec& b, philox_stream& s) {
+    return pwa::perturb_data(s, corner_problem(b), eps).x;
+  };
+  const auto r =
+      run_audit_per_pair<vec, vec>(m, corner_pairs(), solution_families, config(504, claimed));
+  print_report("pwa M_P output x(b~) (post-processing)", r);
+  EXPECT_FALSE(r.violation);
+}
+
+// One selection step of Algorithm 1 at ε_step: utility vectors u = Ax + b at a fixed x move by
+// at most bmax per coordinate between adjacent b (Lemma 18's adjacency), which are exactly the
+// audit's utility pairs ("one up, rest down", "swap").
+std::vector<event_family<std::size_t>> candidate_family(std::size_t m) {
+  return {index_family<std::size_t>(
+      "candidate", [](std::size_t i) { return i; }, m, false)};
+}
+
+double selection_claim(double bmax, double scale) {
+  return dpref::accounting::exponential_mechanism_privacy(bmax, scale).eps;
+}
+
+TEST(PWA_AUDIT_SELECT, OneSelectionStepPassesAtClaimedEpsilon) {
+  const std::size_t m = 10;
+  const double bmax = 1, eps_step = 1;
+  const double scale = 2 * bmax / eps_step;  // as private_subgradient computes it
+  const double claimed = selection_claim(bmax, scale);
+  const auto mm = [scale](const std::vector<double>& u, philox_stream& s) {
+    const vec uv = Eigen::Map<const vec>(u.data(), static_cast<Eigen::Index>(u.size()));
+    return static_cast<std::size_t>(pwa::select_index(s, uv, scale));
+  };
+  const auto r = run_audit<std::vector<double>, std::size_t>(
+      mm, utility_pairs(m, bmax), candidate_family(m), config(505, claimed));
+  print_report("pwa Algorithm 1 selection, m=10", r);
+  EXPECT_FALSE(r.violation);
+  EXPECT_GE(r.eps_lb, 0.5 * claimed);
+}
+
+TEST(PWA_AUDIT_NEG_SELECT, TwiceEpsilonSelectionIsFlagged) {
+  // exp(ε u / bmax) instead of exp(ε u/(2 bmax)): 2ε-DP, audited against the claim ε
+  const std::size_t m = 10;
+  const double bmax = 1, eps_step = 1;
+  const double scale = bmax / eps_step;  // broken
+  const auto mm = [scale](const std::vector<double>& u, philox_stream& s) {
+    const vec uv = Eigen::Map<const vec>(u.data(), static_cast<Eigen::Index>(u.size()));
+    return static_cast<std::size_t>(pwa::select_index(s, uv, scale));
+  };
+  const auto r = run_audit<std::vector<double>, std::size_t>(
+      mm, utility_pairs(m, bmax), candidate_family(m), config(506, eps_step));
+  print_report("NEG pwa selection with eps u / bmax", r);
+  EXPECT_TRUE(r.violation);
+}
+
+}  // namespace
