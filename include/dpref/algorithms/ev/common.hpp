@@ -4,8 +4,10 @@
 // spec/ev.md EV.ALG1, EV.ALG2, EV.START.PUBLIC.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "dpref/accounting/accounting.hpp"
@@ -105,48 +107,94 @@ matrix<Real> initial_schedules(const char* fn, const charging_problem<Real>& pro
   return r;
 }
 
+/// Users are reduced in fixed blocks of this many columns: Σ_i r_i is the in-order sum of the
+/// per-block sums, each block summed in column order, whatever the number of threads, so a run
+/// is bit-identical for any thread count (spec/ev.md EV.THREADS).
+inline constexpr Eigen::Index reduction_block = 1024;
+
 /// State of the distributed iteration (allocated once per run).
 template <real_scalar Real>
 struct iteration_state {
   matrix<Real> r, r_hat;  // T × N
   vector<Real> nu;        // last multiplier per column (warm start of the projection)
-  vector<Real> load, load_hat, x0;
-  projection_workspace ws;
+  vector<Real> load, load_hat;
+  matrix<Real> block_load, block_load_hat;  // T × (number of blocks): per-block partial sums
+  std::vector<vector<Real>> x0;             // one buffer per thread
+  std::vector<projection_workspace> ws;     // one per thread
 
   iteration_state(const charging_problem<Real>& prob, matrix<Real> start)
       : r(std::move(start)),
         r_hat(r),
         nu(vector<Real>::Zero(prob.groups())),
         load(prob.load(r)),
-        load_hat(load),
-        x0(prob.horizon()) {
-    ws.reserve(static_cast<std::size_t>(prob.horizon()));
+        load_hat(load) {
+    const Eigen::Index blocks = (prob.groups() + reduction_block - 1) / reduction_block;
+    block_load.resize(prob.horizon(), blocks);
+    block_load_hat.resize(prob.horizon(), blocks);
   }
 
   /// ev Algorithm 2 step 3 (Algorithm 1 (3) when theta = 1): every column j
-  /// r_j ← Π_{C_j}(r_j − α p̂), r̂_j ← (1 − θ) r̂_j + θ r_j; loads re-accumulated.
+  /// r_j ← Π_{C_j}(r_j − α p̂), r̂_j ← (1 − θ) r̂_j + θ r_j; loads re-accumulated per block.
+  /// The blocks are split into contiguous ranges over `threads` std::jthread workers.
   void step(const charging_problem<Real>& prob, const vector<Real>& p_hat, const Real& alpha,
-            const Real& theta) {
-    const Eigen::Index t = prob.horizon(), n = prob.groups();
-    const auto& specs = prob.specs();
-    load.setZero();
-    load_hat.setZero();
-    const Real keep = Real(1) - theta;
+            const Real& theta, int threads = 1) {
+    const Eigen::Index t = prob.horizon();
+    const Eigen::Index blocks = block_load.cols();
+    const Eigen::Index workers =
+        std::max<Eigen::Index>(1, std::min<Eigen::Index>(threads < 1 ? 1 : threads, blocks));
+    if (static_cast<Eigen::Index>(x0.size()) < workers) {
+      x0.resize(static_cast<std::size_t>(workers), vector<Real>(t));
+      ws.resize(static_cast<std::size_t>(workers));
+    }
     // Warm start of the multiplier: for a feasible r_j and a free set that does not change,
     // the root of x0 = r_j − α p̂ is ν = −α·mean_F(p̂); the mean over all slots is a cheap guess
     // (the kernel is exact from any start).
     const Real hint = -alpha * p_hat.sum() / Real(t);
-    for (Eigen::Index j = 0; j < n; ++j) {
-      Real* rj = r.col(j).data();
-      Real* hj = r_hat.col(j).data();
-      for (Eigen::Index i = 0; i < t; ++i) x0[i] = rj[i] - alpha * p_hat[i];
-      nu[j] = project_into<Real>(x0.data(), specs.max_rate.col(j).data(), specs.energy[j], rj, t,
-                                 hint, ws);
-      const Real w = static_cast<Real>(prob.multiplicity(j));
-      for (Eigen::Index i = 0; i < t; ++i) {
-        hj[i] = keep * hj[i] + theta * rj[i];
-        load[i] += w * rj[i];
-        load_hat[i] += w * hj[i];
+    auto work = [&](Eigen::Index w, Eigen::Index b0, Eigen::Index b1) {
+      step_blocks(prob, p_hat, alpha, theta, hint, b0, b1, x0[static_cast<std::size_t>(w)],
+                  ws[static_cast<std::size_t>(w)]);
+    };
+    if (workers == 1) {
+      work(0, 0, blocks);
+    } else {
+      std::vector<std::jthread> pool;
+      pool.reserve(static_cast<std::size_t>(workers - 1));
+      for (Eigen::Index w = 1; w < workers; ++w)
+        pool.emplace_back(work, w, blocks * w / workers, blocks * (w + 1) / workers);
+      work(0, 0, blocks / workers);
+    }  // jthreads join here
+    load.setZero();
+    load_hat.setZero();
+    for (Eigen::Index b = 0; b < blocks; ++b) {  // fixed-order reduction
+      load += block_load.col(b);
+      load_hat += block_load_hat.col(b);
+    }
+  }
+
+ private:
+  void step_blocks(const charging_problem<Real>& prob, const vector<Real>& p_hat, const Real& alpha,
+                   const Real& theta, const Real& hint, Eigen::Index b0, Eigen::Index b1,
+                   vector<Real>& x, projection_workspace& w_s) {
+    const Eigen::Index t = prob.horizon(), n = prob.groups();
+    const auto& specs = prob.specs();
+    const Real keep = Real(1) - theta;
+    for (Eigen::Index b = b0; b < b1; ++b) {
+      Real* bl = block_load.col(b).data();
+      Real* bh = block_load_hat.col(b).data();
+      for (Eigen::Index i = 0; i < t; ++i) bl[i] = bh[i] = Real(0);
+      const Eigen::Index j1 = std::min(n, (b + 1) * reduction_block);
+      for (Eigen::Index j = b * reduction_block; j < j1; ++j) {
+        Real* rj = r.col(j).data();
+        Real* hj = r_hat.col(j).data();
+        for (Eigen::Index i = 0; i < t; ++i) x[i] = rj[i] - alpha * p_hat[i];
+        nu[j] = project_into<Real>(x.data(), specs.max_rate.col(j).data(), specs.energy[j], rj, t,
+                                   hint, w_s);
+        const Real wgt = static_cast<Real>(prob.multiplicity(j));
+        for (Eigen::Index i = 0; i < t; ++i) {
+          hj[i] = keep * hj[i] + theta * rj[i];
+          bl[i] += wgt * rj[i];
+          bh[i] += wgt * hj[i];
+        }
       }
     }
   }

@@ -30,6 +30,7 @@ struct private_gradient_params {
   Real sensitivity = Real(0);     ///< Δ > 0 (e.g. projection_sensitivity(δr, δE, T, ·))
   initial_point<Real> initial{};  ///< zero() or public_vector() only (errata EV-E2)
   bool trace = true;
+  int threads = 1;  ///< >= 1; results are bit-identical for any value (EV.THREADS)
 };
 
 /// Noise scale s = K(K−1)LΔ/(2ε) of step 1 (density ∝ exp(−‖w‖/s)), rounded up by the
@@ -61,6 +62,7 @@ void validate_private_params(const char* fn, const private_gradient_params<Real>
   if (!is_finite_value(p.eta) || p.eta < Real(1))
     fail_domain(fn, "params.eta", "finite and >= 1", p.eta);
   require_positive(fn, "params.sensitivity", p.sensitivity);
+  if (p.threads < 1) fail_domain(fn, "params.threads", ">= 1", p.threads);
   if (p.initial.kind == start_kind::data_dependent)
     fail_argument(fn, "params.initial",
                   "public (zero or public_vector): a data-dependent r_i^(1) makes p^(1) leak "
@@ -108,7 +110,8 @@ run_result<Real> run(const charging_problem<Real>& prob,
     res.gradients.col(k - 1) = p;
     res.released.col(k - 1) = p_hat;
     const Real theta = (params.eta + Real(1)) / (params.eta + Real(k));
-    st.step(prob, p_hat, detail::step_size(params.step, k, false), theta);  // step 3
+    st.step(prob, p_hat, detail::step_size(params.step, k, false), theta,
+            params.threads);  // step 3
     if (params.trace) {
       res.objective_trace.push_back(prob.value(st.load));
       res.averaged_trace.push_back(prob.value(st.load_hat));
@@ -143,7 +146,7 @@ matrix<Real> replay_gradients(const charging_problem<Real>& prob,
     out.col(k - 1) = p;
     const vector<Real> p_hat = released.col(k - 1);
     const Real theta = (params.eta + Real(1)) / (params.eta + Real(k));
-    st.step(prob, p_hat, detail::step_size(params.step, k, false), theta);
+    st.step(prob, p_hat, detail::step_size(params.step, k, false), theta, params.threads);
   }
   return out;
 }

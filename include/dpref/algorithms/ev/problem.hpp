@@ -2,6 +2,11 @@
 // r_i ∈ C_i = C(r̄_i, E_i) = {0 <= r_i <= r̄_i, 1'r_i = E_i} (ev (5), (6)); ∇U is L-Lipschitz
 // with L = 1/m² (ev §VI-D). spec/ev.md EV.PROBLEM.
 //
+// Units of U (spec/ev.md EV.UNITS): U_λ = λ·U with λ > 0 (default 1, the paper's literal (7)).
+// ∇U_λ = λ∇U and L_λ = λL, so Algorithm 2 on (U_λ, c) is Algorithm 2 on (U, λc): same iterates,
+// same noise-to-sensitivity ratio, same privacy; only the meaning of c changes. λ = m
+// (household_units) makes p = d + Σ r_i/m, the per-household load in kW.
+//
 // A database holds N distinct charging specifications (columns), each shared by a multiplicity
 // of users: multiplicity 1 everywhere is the per-user mode (dpref's default, n = N), equal
 // multiplicities n/N the paper's grouped mode (ev §VII). Users of one column run identical
@@ -35,12 +40,18 @@ class charging_problem {
   /// @param specs r̄_j >= 0, E_j >= 0, 1'r̄_j >= E_j (ev (6)), multiplicities >= 1
   /// @throws std::invalid_argument on size mismatches, std::domain_error naming the violated
   /// condition otherwise
-  charging_problem(vector<Real> base_load, Real households, charging_specs<Real> specs)
-      : d_(std::move(base_load)), m_(std::move(households)), specs_(std::move(specs)) {
+  /// @param objective_scale λ > 0: U is replaced by λ·U (spec/ev.md EV.UNITS)
+  charging_problem(vector<Real> base_load, Real households, charging_specs<Real> specs,
+                   Real objective_scale = Real(1))
+      : d_(std::move(base_load)),
+        m_(std::move(households)),
+        specs_(std::move(specs)),
+        scale_(std::move(objective_scale)) {
     constexpr const char* fn = "dpref::ev::charging_problem";
     if (d_.size() == 0) fail_argument(fn, "base_load", "non-empty (T >= 1)", d_.size());
     for (Eigen::Index t = 0; t < d_.size(); ++t) require_finite(fn, "base_load[t]", d_[t]);
     require_positive(fn, "households", m_);
+    require_positive(fn, "objective_scale", scale_);
     if (specs_.max_rate.rows() != d_.size())
       fail_argument(fn, "specs.max_rate.rows()", "T = " + std::to_string(d_.size()),
                     specs_.max_rate.rows());
@@ -83,24 +94,26 @@ class charging_problem {
   [[nodiscard]] long long multiplicity(Eigen::Index j) const {
     return specs_.multiplicity[static_cast<std::size_t>(j)];
   }
-  /// L = 1/m², the Lipschitz constant of ∇U in x = Σ r_i (ev §VI-D).
-  [[nodiscard]] Real lipschitz() const { return Real(1) / (m_ * m_); }
+  /// λ, the units of U (1: the paper's (7)).
+  [[nodiscard]] const Real& objective_scale() const { return scale_; }
+  /// L = λ/m², the Lipschitz constant of ∇U in x = Σ r_i (ev §VI-D; λ = 1 in the paper).
+  [[nodiscard]] Real lipschitz() const { return scale_ / (m_ * m_); }
   /// Lipschitz constant of the gradient in the stacked schedules (r_1, …, r_N):
-  /// λ_max((1/m²) v v' ⊗ I) = ‖v‖²/m² with v the multiplicities.
-  [[nodiscard]] Real schedule_lipschitz() const { return mult_sq_ / (m_ * m_); }
+  /// λ_max((λ/m²) v v' ⊗ I) = λ‖v‖²/m² with v the multiplicities.
+  [[nodiscard]] Real schedule_lipschitz() const { return scale_ * mult_sq_ / (m_ * m_); }
 
-  /// U(x) = ½‖d + x/m‖², ev (7).
+  /// U(x) = (λ/2)‖d + x/m‖², ev (7) for λ = 1.
   [[nodiscard]] Real value(const vector<Real>& load) const {
     Real s(0);
     for (Eigen::Index t = 0; t < d_.size(); ++t) {
       const Real v = d_[t] + load[t] / m_;
       s += v * v;
     }
-    return s / 2;
+    return scale_ * s / 2;
   }
-  /// p = ∇U(x) = (d + x/m)/m (ev §III-D), written to out (size T, no allocation).
+  /// p = ∇U(x) = λ(d + x/m)/m (ev §III-D), written to out (size T, no allocation).
   void gradient(const vector<Real>& load, vector<Real>& out) const {
-    for (Eigen::Index t = 0; t < d_.size(); ++t) out[t] = (d_[t] + load[t] / m_) / m_;
+    for (Eigen::Index t = 0; t < d_.size(); ++t) out[t] = scale_ * ((d_[t] + load[t] / m_) / m_);
   }
   /// x = Σ_j multiplicity_j r_j for schedules stored as columns of a T × N matrix.
   [[nodiscard]] vector<Real> load(const matrix<Real>& schedules) const {
@@ -114,8 +127,16 @@ class charging_problem {
   vector<Real> d_;
   Real m_;
   charging_specs<Real> specs_;
+  Real scale_;
   long long users_ = 0;
   Real mult_sq_ = Real(0);
 };
+
+/// λ = m: U in per-household units, p = ∇U = d + Σ r_i/m (kW), L = 1/m; the normalisation under
+/// which c ∈ [10, 20] reproduces ev §VII (spec/ev.md EV.UNITS).
+template <real_scalar Real>
+Real household_units(const Real& households) {
+  return households;
+}
 
 }  // namespace dpref::ev

@@ -15,6 +15,7 @@ struct projected_gradient_params {
   bool constant_step = true;
   initial_point<Real> initial{};  ///< any start (Algorithm 1 is not private)
   bool trace = true;
+  int threads = 1;  ///< >= 1; results are bit-identical for any value (EV.THREADS)
 };
 
 /// Runs ev Algorithm 1. The stream is unused (deterministic algorithm); it keeps the
@@ -28,6 +29,7 @@ run_result<Real> run(const charging_problem<Real>& prob,
   constexpr const char* fn = "dpref::ev::run (Algorithm 1)";
   if (params.iterations < 1) fail_domain(fn, "params.iterations", ">= 1", params.iterations);
   require_positive(fn, "params.step", params.step);
+  if (params.threads < 1) fail_domain(fn, "params.threads", ">= 1", params.threads);
   const long long K = params.iterations;
   const Eigen::Index t = prob.horizon();
   detail::iteration_state<Real> st(prob, detail::initial_schedules(fn, prob, params.initial));
@@ -41,7 +43,8 @@ run_result<Real> run(const charging_problem<Real>& prob,
     res.gradients.col(k - 1) = p;
     res.released.col(k - 1) = p;
     // ev Algorithm 1, step 2 (3); θ = 1 keeps r̂ = r
-    st.step(prob, p, detail::step_size(params.step, k, params.constant_step), Real(1));
+    st.step(prob, p, detail::step_size(params.step, k, params.constant_step), Real(1),
+            params.threads);
     if (params.trace) res.objective_trace.push_back(prob.value(st.load));
   }
   if (params.trace) res.averaged_trace = res.objective_trace;

@@ -1,0 +1,383 @@
+// The numerical study of ev §VII (Figures 1–4) as library functions shared by `dpref ev study`
+// and the regression tests: mean relative suboptimality [U(Σ r̂^(K+1)) − U*]/U* of Algorithm 2
+// over independent runs with its standard error, sweeps over c, K and ε (K optimised per ε on
+// one set of runs and evaluated on a fresh set), the log-log slope with its Monte Carlo and
+// regression confidence intervals, and the three qualitative claims as statistical checks.
+// spec/ev.md EV.STUDY.*.
+#pragma once
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdint>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "dpref/algorithms/ev/optimum.hpp"
+#include "dpref/algorithms/ev/private_projected_gradient.hpp"
+
+namespace dpref::ev::study {
+
+/// Stream ids of the study's runs: run r of evaluation set `set` uses stream
+/// (seed, run_stream_base + set·2^20 + r); its noise w_k is substream k (Algorithm 2). The same
+/// run index gives the same noise draws at every grid point (common random numbers).
+inline constexpr std::uint64_t run_stream_base = 0x45565300ULL << 24;
+
+/// Mean and standard error of the relative suboptimality over runs.
+struct point_stats {
+  double mean = 0, se = 0;
+  std::vector<double> values;  ///< per run (index = run)
+  double seconds = 0;          ///< wall time of the runs
+};
+
+inline void finish_stats(point_stats& s) {
+  const double n = static_cast<double>(s.values.size());
+  double m = 0;
+  for (const double v : s.values) m += v;
+  m /= n;
+  double q = 0;
+  for (const double v : s.values) q += (v - m) * (v - m);
+  s.mean = m;
+  s.se = n > 1 ? std::sqrt(q / (n - 1) / n) : 0.0;
+}
+
+/// Runs Algorithm 2 `runs` times (runs r = 0..runs−1 of evaluation set `set`) and returns the
+/// relative suboptimality [U(Σ r̂^(K+1)) − U*]/U* of each. The runs are split over `threads`
+/// workers; each result depends only on its run index, so the output does not depend on threads.
+/// @spec EV.STUDY.CLAIMS
+inline point_stats relative_suboptimality(const charging_problem<double>& prob, double u_star,
+                                          private_gradient_params<double> params, long long runs,
+                                          std::uint64_t seed, std::uint64_t set = 0,
+                                          int threads = 1) {
+  if (runs < 2) fail_domain("dpref::ev::study::relative_suboptimality", "runs", ">= 2", runs);
+  require_positive("dpref::ev::study::relative_suboptimality", "u_star", u_star);
+  params.trace = false;
+  params.threads = 1;
+  point_stats s;
+  s.values.assign(static_cast<std::size_t>(runs), 0.0);
+  const auto t0 = std::chrono::steady_clock::now();
+  auto work = [&](long long r0, long long r1) {
+    for (long long r = r0; r < r1; ++r) {
+      philox_stream st(seed, run_stream_base + (set << 20) + static_cast<std::uint64_t>(r));
+      const auto res = run(prob, params, st);
+      s.values[static_cast<std::size_t>(r)] = (res.averaged_objective - u_star) / u_star;
+    }
+  };
+  const long long w = std::max(1LL, std::min<long long>(threads, runs));
+  {
+    std::vector<std::jthread> pool;
+    for (long long i = 1; i < w; ++i) pool.emplace_back(work, runs * i / w, runs * (i + 1) / w);
+    work(0, runs / w);
+  }
+  s.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  finish_stats(s);
+  return s;
+}
+
+/// Paired difference a − b of two points evaluated on the same runs (common random numbers):
+/// mean and standard error of the per-run differences.
+inline point_stats paired_difference(const point_stats& a, const point_stats& b) {
+  point_stats d;
+  const std::size_t n = std::min(a.values.size(), b.values.size());
+  d.values.resize(n);
+  for (std::size_t i = 0; i < n; ++i) d.values[i] = a.values[i] - b.values[i];
+  finish_stats(d);
+  return d;
+}
+
+/// Least-squares fit of log y = a + s·log x. se_mc propagates the per-point Monte Carlo errors
+/// (var log ȳ_i ≈ (se_i/ȳ_i)²) through the linear slope estimator; se_fit is the usual
+/// residual-based standard error (it also absorbs curvature of the curve).
+struct loglog_fit {
+  double slope = 0, intercept = 0, se_mc = 0, se_fit = 0;
+  double ci95_mc_lo = 0, ci95_mc_hi = 0, ci95_fit_lo = 0, ci95_fit_hi = 0;
+  double t_quantile = 0;  ///< Student t_{0.975, n−2} used by the fit interval
+};
+
+/// Student t quantile t_{0.975, ν} (table for ν <= 30, 1.96 + 2.4/ν beyond: error < 0.002).
+inline double t975(long long nu) {
+  static const double table[] = {0,     12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365,
+                                 2.306, 2.262,  2.228, 2.201, 2.179, 2.160, 2.145, 2.131,
+                                 2.120, 2.110,  2.101, 2.093, 2.086, 2.080, 2.074, 2.069,
+                                 2.064, 2.060,  2.056, 2.052, 2.048, 2.045, 2.042};
+  if (nu < 1) return 0;
+  if (nu <= 30) return table[nu];
+  return 1.96 + 2.4 / static_cast<double>(nu);
+}
+
+/// @throws std::domain_error with fewer than 3 points or a non-positive x or mean
+/// @spec EV.STUDY.EPS
+inline loglog_fit fit_loglog(const std::vector<double>& x, const std::vector<double>& mean,
+                             const std::vector<double>& se) {
+  const std::size_t n = x.size();
+  if (n < 3 || mean.size() != n || se.size() != n)
+    fail_domain("dpref::ev::study::fit_loglog", "x", "3 or more points, sizes equal", n);
+  std::vector<double> lx(n), ly(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    require_positive("dpref::ev::study::fit_loglog", "x[i]", x[i]);
+    require_positive("dpref::ev::study::fit_loglog", "mean[i]", mean[i]);
+    lx[i] = std::log(x[i]);
+    ly[i] = std::log(mean[i]);
+  }
+  double mx = 0, my = 0;
+  for (std::size_t i = 0; i < n; ++i) mx += lx[i], my += ly[i];
+  mx /= static_cast<double>(n);
+  my /= static_cast<double>(n);
+  double sxx = 0, sxy = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    sxx += (lx[i] - mx) * (lx[i] - mx);
+    sxy += (lx[i] - mx) * (ly[i] - my);
+  }
+  loglog_fit f;
+  f.slope = sxy / sxx;
+  f.intercept = my - f.slope * mx;
+  double rss = 0, var_mc = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    const double r = ly[i] - f.intercept - f.slope * lx[i];
+    rss += r * r;
+    const double a = (lx[i] - mx) / sxx, rel = se[i] / mean[i];
+    var_mc += a * a * rel * rel;
+  }
+  f.se_mc = std::sqrt(var_mc);
+  f.se_fit = std::sqrt(rss / static_cast<double>(n - 2) / sxx);
+  f.t_quantile = t975(static_cast<long long>(n) - 2);
+  f.ci95_mc_lo = f.slope - 1.959964 * f.se_mc;
+  f.ci95_mc_hi = f.slope + 1.959964 * f.se_mc;
+  f.ci95_fit_lo = f.slope - f.t_quantile * f.se_fit;
+  f.ci95_fit_hi = f.slope + f.t_quantile * f.se_fit;
+  return f;
+}
+
+/// A qualitative claim checked as a statistic against a threshold with a margin in standard
+/// errors. `holds` is the decision; `margin_se` how many standard errors the estimate is from
+/// the threshold on the passing side (negative: failing side).
+struct claim_result {
+  bool holds = false;
+  double estimate = 0, threshold = 0, se = 0, margin_se = 0;
+};
+
+/// Claim "flat in c on [c_lo, c_hi]" (ev §VII, Fig. 2): |log(m(c_hi)/m(c_lo))| <= log(band).
+/// The log-ratio's standard error is by the delta method on the paired per-run values
+/// (common random numbers). Decision: the point estimate lies inside the band.
+/// @spec EV.STUDY.C
+inline claim_result check_flat(const point_stats& lo, const point_stats& hi, double band) {
+  claim_result c;
+  c.estimate = std::log(hi.mean / lo.mean);
+  c.threshold = std::log(band);
+  // delta method: var(log ȳ_h − log ȳ_l) = var(y_h/ȳ_h − y_l/ȳ_l)/R, estimated from the runs
+  point_stats z;
+  const std::size_t n = std::min(lo.values.size(), hi.values.size());
+  z.values.resize(n);
+  for (std::size_t i = 0; i < n; ++i) z.values[i] = hi.values[i] / hi.mean - lo.values[i] / lo.mean;
+  finish_stats(z);
+  c.se = z.se;
+  c.margin_se = (c.threshold - std::abs(c.estimate)) / c.se;
+  c.holds = std::abs(c.estimate) <= c.threshold;
+  return c;
+}
+
+/// Claim "interior optimum in K" (ev §VII, Fig. 3): on an evaluation set independent of the
+/// one that chose K̂ (the argmin over the grid), both grid ends are worse than K̂ by more than
+/// z paired standard errors. Returns the weaker of the two sides.
+/// @spec EV.STUDY.K
+inline claim_result check_interior(const point_stats& first, const point_stats& best,
+                                   const point_stats& last, double z) {
+  const point_stats a = paired_difference(first, best), b = paired_difference(last, best);
+  const auto ratio = [](const point_stats& d) {  // K̂ at a grid end: difference 0, claim fails
+    if (d.se > 0) return d.mean / d.se;
+    return d.mean > 0 ? HUGE_VAL : -HUGE_VAL;
+  };
+  const double ma = ratio(a), mb = ratio(b);
+  const point_stats& w = ma < mb ? a : b;
+  claim_result c;
+  c.estimate = w.mean;
+  c.se = w.se;
+  c.threshold = z * w.se;
+  c.margin_se = std::min(ma, mb) - z;
+  c.holds = c.margin_se > 0;
+  return c;
+}
+
+/// Claim "negative slope in ε" (ev §VII, Fig. 4): slope + z·se_mc < 0.
+/// @spec EV.STUDY.EPS
+inline claim_result check_negative_slope(const loglog_fit& f, double z) {
+  claim_result c;
+  c.estimate = f.slope;
+  c.se = f.se_mc;
+  c.threshold = -z * f.se_mc;
+  c.margin_se = -f.slope / f.se_mc - z;
+  c.holds = c.margin_se > 0;
+  return c;
+}
+
+/// Argmin over a grid of point means.
+inline std::size_t argmin_mean(const std::vector<point_stats>& pts) {
+  std::size_t b = 0;
+  for (std::size_t i = 1; i < pts.size(); ++i)
+    if (pts[i].mean < pts[b].mean) b = i;
+  return b;
+}
+
+/// How the noise is calibrated. Only `correct` is Algorithm 2; the others are the negative
+/// controls of the regression tests (NOT private): the noise scale no longer grows with K
+/// (frozen at its value for K_ref) or no longer shrinks with ε (frozen at ε_ref).
+enum class calibration { correct, noise_independent_of_K, noise_independent_of_eps };
+
+/// Grid and size of a study (defaults: the full study of spec/ev.md EV.STUDY.FULL).
+struct config {
+  long long runs = 100;
+  std::uint64_t seed = 20261121;
+  int threads = 1;
+  double c_ref = 10, eps_ref = 0.1, eta = 1;
+  long long K_ref = 6;
+  double delta_r = 13.2, delta_e = 12;
+  std::vector<double> c_list{1, 2, 3, 4, 6, 8, 10, 12, 15, 20, 25, 30, 40};
+  std::vector<long long> K_list{2, 3, 4, 5, 6, 8, 10, 12, 16, 20, 25, 30, 40};
+  std::vector<double> eps_list{0.01,  0.0178, 0.0316, 0.0562, 0.1,  0.178, 0.316,
+                               0.562, 1,      1.78,   3.16,   5.62, 10};
+  std::vector<long long> K_opt_list{2, 3, 4, 5, 6, 8, 10, 12, 16, 20, 25, 32, 40, 50, 64};
+  double flat_band = 2;  ///< claim EV.STUDY.C: m(20)/m(10) within a factor flat_band
+  double c_flat_lo = 10, c_flat_hi = 20;
+  double z = 5;  ///< claims EV.STUDY.K, EV.STUDY.EPS: margin in standard errors
+  calibration calib = calibration::correct;
+  bool fig2 = true, fig3 = true, fig4 = true;
+  bool paper_delta = true;  ///< also run every point with the paper's Δ (and the paired gain)
+};
+
+/// Parameters of one grid point; Δ from `which` (paper: 2δr + δE; tight: errata EV-E1).
+inline private_gradient_params<double> point_params(const config& cfg, long long horizon, double c,
+                                                    long long K, double eps,
+                                                    sensitivity_bound which) {
+  private_gradient_params<double> p;
+  p.iterations = K;
+  p.epsilon = eps;
+  p.step = c;
+  p.eta = cfg.eta;
+  p.sensitivity =
+      projection_sensitivity(cfg.delta_r, cfg.delta_e, static_cast<std::size_t>(horizon), which);
+  if (cfg.calib == calibration::noise_independent_of_K)
+    p.sensitivity *=
+        static_cast<double>(cfg.K_ref * (cfg.K_ref - 1)) / static_cast<double>(K * (K - 1));
+  else if (cfg.calib == calibration::noise_independent_of_eps)
+    p.sensitivity *= eps / cfg.eps_ref;
+  return p;
+}
+
+/// A sweep over one parameter, for both Δ (same run indices: paired).
+struct sweep {
+  std::vector<double> x;
+  std::vector<point_stats> tight, paper, gain;  ///< gain = paper − tight (paired)
+};
+
+/// The ε sweep of Fig. 4: K chosen on set 0 over K_opt_list, evaluated on set 1.
+struct eps_sweep {
+  std::vector<double> eps;
+  std::vector<long long> best_K_tight, best_K_paper;
+  std::vector<point_stats> tight, paper, gain;  ///< evaluation set at the chosen K
+  std::vector<std::vector<double>> selection_tight, selection_paper;  ///< set-0 means per K
+  loglog_fit fit_tight, fit_paper;
+};
+
+/// Results of the three figures and the claims (for the tight Δ, dpref's default; the paper's
+/// Δ is reported alongside).
+struct result {
+  sweep c, K;
+  std::vector<point_stats> K_check_tight, K_check_paper;  ///< set 1 at first, best, last K
+  std::size_t K_best_tight = 0, K_best_paper = 0;
+  eps_sweep eps;
+  claim_result flat_tight, flat_paper, interior_tight, interior_paper, slope_tight, slope_paper;
+  double seconds = 0;
+};
+
+namespace detail {
+inline point_stats at(const charging_problem<double>& prob, double u_star, const config& cfg,
+                      double c, long long K, double eps, sensitivity_bound which,
+                      std::uint64_t set) {
+  return relative_suboptimality(prob, u_star, point_params(cfg, prob.horizon(), c, K, eps, which),
+                                cfg.runs, cfg.seed, set, cfg.threads);
+}
+}  // namespace detail
+
+/// Runs Figures 2–4 on one problem with certified optimum u_star and checks the claims.
+/// @spec EV.STUDY.CLAIMS
+inline result run_study(const charging_problem<double>& prob, double u_star, const config& cfg) {
+  using sb = sensitivity_bound;
+  const auto t0 = std::chrono::steady_clock::now();
+  result r;
+  std::vector<sb> deltas{sb::tight};
+  if (cfg.paper_delta) deltas.push_back(sb::paper);
+  auto point = [&](double c, long long K, double eps, sb which, std::uint64_t set) {
+    return detail::at(prob, u_star, cfg, c, K, eps, which, set);
+  };
+  if (cfg.fig2) {  // Fig. 2: c sweep at (K_ref, ε_ref)
+    std::vector<double> cs = cfg.c_list;
+    for (const double c : {cfg.c_flat_lo, cfg.c_flat_hi})
+      if (std::find(cs.begin(), cs.end(), c) == cs.end()) cs.push_back(c);
+    std::sort(cs.begin(), cs.end());
+    for (const double c : cs) {
+      r.c.x.push_back(c);
+      r.c.tight.push_back(point(c, cfg.K_ref, cfg.eps_ref, sb::tight, 0));
+      if (!cfg.paper_delta) continue;
+      r.c.paper.push_back(point(c, cfg.K_ref, cfg.eps_ref, sb::paper, 0));
+      r.c.gain.push_back(paired_difference(r.c.paper.back(), r.c.tight.back()));
+    }
+    const auto idx = [&](double c) {
+      return static_cast<std::size_t>(std::find(cs.begin(), cs.end(), c) - cs.begin());
+    };
+    const std::size_t lo = idx(cfg.c_flat_lo), hi = idx(cfg.c_flat_hi);
+    r.flat_tight = check_flat(r.c.tight[lo], r.c.tight[hi], cfg.flat_band);
+    if (cfg.paper_delta) r.flat_paper = check_flat(r.c.paper[lo], r.c.paper[hi], cfg.flat_band);
+  }
+  if (cfg.fig3) {  // Fig. 3: K sweep at (c_ref, ε_ref); claim on a fresh set
+    for (const long long K : cfg.K_list) {
+      r.K.x.push_back(static_cast<double>(K));
+      r.K.tight.push_back(point(cfg.c_ref, K, cfg.eps_ref, sb::tight, 0));
+      if (!cfg.paper_delta) continue;
+      r.K.paper.push_back(point(cfg.c_ref, K, cfg.eps_ref, sb::paper, 0));
+      r.K.gain.push_back(paired_difference(r.K.paper.back(), r.K.tight.back()));
+    }
+    r.K_best_tight = argmin_mean(r.K.tight);
+    if (cfg.paper_delta) r.K_best_paper = argmin_mean(r.K.paper);
+    for (const sb which : deltas) {
+      const std::size_t b = which == sb::tight ? r.K_best_tight : r.K_best_paper;
+      auto& chk = which == sb::tight ? r.K_check_tight : r.K_check_paper;
+      for (const std::size_t i : {std::size_t(0), b, cfg.K_list.size() - 1})
+        chk.push_back(point(cfg.c_ref, cfg.K_list[i], cfg.eps_ref, which, 1));
+      (which == sb::tight ? r.interior_tight : r.interior_paper) =
+          check_interior(chk[0], chk[1], chk[2], cfg.z);
+    }
+  }
+  if (cfg.fig4) {  // Fig. 4: ε sweep, K optimised per ε (ev §VII) on set 0, evaluated on set 1
+    for (const double eps : cfg.eps_list) {
+      r.eps.eps.push_back(eps);
+      for (const sb which : deltas) {
+        std::vector<point_stats> sel;
+        std::vector<double> means;
+        for (const long long K : cfg.K_opt_list) {
+          sel.push_back(point(cfg.c_ref, K, eps, which, 0));
+          means.push_back(sel.back().mean);
+        }
+        const long long K = cfg.K_opt_list[argmin_mean(sel)];
+        (which == sb::tight ? r.eps.best_K_tight : r.eps.best_K_paper).push_back(K);
+        (which == sb::tight ? r.eps.selection_tight : r.eps.selection_paper).push_back(means);
+        (which == sb::tight ? r.eps.tight : r.eps.paper)
+            .push_back(point(cfg.c_ref, K, eps, which, 1));
+      }
+      if (cfg.paper_delta)
+        r.eps.gain.push_back(paired_difference(r.eps.paper.back(), r.eps.tight.back()));
+    }
+    for (const sb which : deltas) {
+      const auto& pts = which == sb::tight ? r.eps.tight : r.eps.paper;
+      std::vector<double> m, se;
+      for (const auto& p : pts) m.push_back(p.mean), se.push_back(p.se);
+      const loglog_fit f = fit_loglog(r.eps.eps, m, se);
+      (which == sb::tight ? r.eps.fit_tight : r.eps.fit_paper) = f;
+      (which == sb::tight ? r.slope_tight : r.slope_paper) = check_negative_slope(f, cfg.z);
+    }
+  }
+  r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  return r;
+}
+
+}  // namespace dpref::ev::study
