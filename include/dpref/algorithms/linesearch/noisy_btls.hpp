@@ -1,0 +1,143 @@
+// NOISYBTLS (linesearch Algorithm 1), Laplace and Gaussian versions, exactly as printed:
+//   3: ε1 = ε_BT/2, ε2 = ε_BT/4            [Gaussian: σ1² = 3/(2ρ), σ2² = 3/ρ]
+//   4: T̂ = λ, λ ~ Lap(Δ_q/ε1)               [λ ~ N(0, Δ_q²σ1²)]
+//   5: η ← η0
+//   6: for i = 1..max_it
+//   7:   q_i = f(w; D) − αη‖g‖² − f(w − ηg; D)
+//   8:   q̂_i = q_i + ν_i, ν_i ~ Lap(Δ_q/ε2) [ν_i ~ N(0, Δ_q²σ2²)]
+//   9–10: if q̂_i >= T̂: output η
+//  11:   η ← βη
+//  12: output 0   (or β^max_it·η0, the §5.7 option `fallback_min_step`)
+// It is the AboveThreshold mechanism of mechanisms/above_threshold.hpp with threshold T = 0 and
+// the scales of Theorem 1 (b1 = 2Δ/ε_BT, b2 = 4Δ/ε_BT) or step 3; the query callable receives
+// the candidate η. Privacy (Theorems 1–3, errata LS-E1): ε_BT-DP (Laplace); RDP by the proven
+// bound of accounting/svt.hpp, or the paper's (4)/(5) by name.
+// Intelligent backtracking (§4.2): a list Ω of selected step sizes; every τ iterations
+// η0 ← min(ς·max Ω, η0_initial) and Ω ← ∅ (see step_memory for the choice of the cap).
+// spec/linesearch.md LS.ALG1, LS.IBT.
+#pragma once
+
+#include <algorithm>
+#include <cstddef>
+#include <utility>
+#include <vector>
+
+#include "dpref/error.hpp"
+#include "dpref/mechanisms/above_threshold.hpp"
+#include "dpref/random/philox_stream.hpp"
+#include "dpref/scalar.hpp"
+
+namespace dpref::linesearch {
+
+/// Noise family of NOISYBTLS.
+enum class btls_noise { laplace, gaussian };
+
+/// Hyper-parameters of Algorithm 1 (defaults of linesearch §5.4; max_it is not given in the
+/// paper, dpref uses 20: β^20 = 0.0115 covers two decades of step sizes).
+template <real_scalar Real>
+struct btls_settings {
+  Real alpha = Real(1) / 2;  ///< Armijo α ∈ (0, 1)
+  Real beta = Real(4) / 5;   ///< backtracking factor β ∈ (0, 1)
+  long max_it = 20;          ///< maximum number of queries >= 1
+  btls_noise noise = btls_noise::laplace;
+  bool fallback_min_step = false;  ///< return β^max_it·η0 instead of 0 (linesearch §5.7)
+
+  /// @throws std::domain_error naming the invalid field
+  void validate() const {
+    constexpr const char* fn = "dpref::linesearch::btls_settings";
+    if (!(alpha > Real(0)) || !(alpha < Real(1))) fail_domain(fn, "alpha", "in (0, 1)", alpha);
+    if (!(beta > Real(0)) || !(beta < Real(1))) fail_domain(fn, "beta", "in (0, 1)", beta);
+    if (max_it < 1) fail_domain(fn, "max_it", ">= 1", max_it);
+  }
+};
+
+/// Output of one NOISYBTLS call.
+template <real_scalar Real>
+struct btls_outcome {
+  Real eta = Real(0);       ///< selected η, 0 on failure (or β^max_it·η0 with the fallback)
+  bool found = false;       ///< a TOP answer was produced (steps 9–10)
+  std::size_t queries = 0;  ///< queries evaluated (1..max_it)
+};
+
+/// Noise scales (threshold, query) of Algorithm 1 steps 3–4, 8: Laplace (Δ/ε1, Δ/ε2) =
+/// (2Δ/ε_BT, 4Δ/ε_BT); Gaussian standard deviations (Δσ1, Δσ2) with budget ρ.
+/// @param budget ε_BT (Laplace) or ρ (Gaussian) > 0 @param sensitivity Δ_q > 0
+/// @spec LS.ALG1
+template <real_scalar Real>
+std::pair<Real, Real> btls_scales(btls_noise noise, const Real& budget, const Real& sensitivity) {
+  return noise == btls_noise::laplace
+             ? mechanisms::above_threshold_laplace_scales(sensitivity, budget)
+             : mechanisms::above_threshold_gaussian_scales(sensitivity, budget);
+}
+
+/// Algorithm 1 on a query callable q(η) = f(w; D) − αη‖g‖² − f(w − ηg; D) (step 7), evaluated
+/// lazily for η = η0, βη0, β²η0, … .
+/// @param s bit stream (one draw for T̂ and one per evaluated query)
+/// @param query callable Real η -> Real q(η) @param eta0 η0 > 0
+/// @param budget ε_BT (Laplace) or ρ_BT (Gaussian) > 0 @param sensitivity Δ_q > 0 (Theorem 1)
+/// @throws std::domain_error for invalid arguments
+/// @spec LS.ALG1
+template <real_scalar Real, class Query>
+btls_outcome<Real> noisy_btls(philox_stream& s, Query&& query, const Real& eta0, const Real& budget,
+                              const Real& sensitivity, const btls_settings<Real>& cfg) {
+  cfg.validate();
+  require_positive("dpref::linesearch::noisy_btls", "eta0", eta0);
+  const auto [b1, b2] = btls_scales(cfg.noise, budget, sensitivity);
+  Real eta = eta0;
+  std::size_t evaluated = 0;
+  const auto q_at = [&](std::size_t i) {
+    if (i > 0) eta = cfg.beta * eta;  // step 11 (η of query i is β^i η0)
+    evaluated = i + 1;
+    return query(eta);
+  };
+  const auto r = mechanisms::above_threshold<Real>(
+      s, q_at, static_cast<std::size_t>(cfg.max_it), Real(0),
+      cfg.noise == btls_noise::laplace ? mechanisms::svt_noise::laplace
+                                       : mechanisms::svt_noise::gaussian,
+      b1, b2);
+  btls_outcome<Real> out;
+  out.queries = evaluated;
+  if (r.found) {
+    out.found = true;
+    out.eta = eta;  // step 10
+  } else if (cfg.fallback_min_step) {
+    out.eta = cfg.beta * eta;  // β^max_it η0 (§5.7)
+  }
+  return out;
+}
+
+/// Intelligent backtracking (linesearch §4.2): Ω collects the selected step sizes; after every
+/// τ iterations η0 ← min(ς·max Ω, η0_init) and Ω ← ∅ (Ω empty: η0 unchanged). dpref caps by the
+/// INITIAL η0 (as the DP-AGD code the paper builds on caps by its initial maximum step): with the
+/// current η0 the printed rule could only ever decrease η0.
+/// @spec LS.IBT
+template <real_scalar Real>
+class step_memory {
+ public:
+  /// @param eta0 initial η0 > 0 @param tau τ >= 1 @param varsigma ς > 1
+  step_memory(const Real& eta0, long tau, const Real& varsigma)
+      : init_(eta0), eta0_(eta0), tau_(tau), varsigma_(varsigma) {
+    require_positive("dpref::linesearch::step_memory", "eta0", eta0);
+    if (tau < 1) fail_domain("dpref::linesearch::step_memory", "tau", ">= 1", tau);
+    if (!(varsigma > Real(1)))
+      fail_domain("dpref::linesearch::step_memory", "varsigma", "> 1", varsigma);
+  }
+  [[nodiscard]] const Real& eta0() const { return eta0_; }
+  /// Records the outcome of one iteration (η > 0: a selected step size).
+  void end_iteration(const Real& eta) {
+    if (eta > Real(0)) omega_.push_back(eta);
+    if (++count_ % tau_ != 0 || omega_.empty()) return;
+    const Real m = varsigma_ * *std::max_element(omega_.begin(), omega_.end());
+    eta0_ = m < init_ ? m : init_;
+    omega_.clear();
+  }
+
+ private:
+  Real init_, eta0_;
+  long tau_;
+  Real varsigma_;
+  long count_ = 0;
+  std::vector<Real> omega_;
+};
+
+}  // namespace dpref::linesearch
