@@ -24,6 +24,7 @@
 #include "dpref/algorithms/linesearch/linesearch.hpp"
 #include "dpref/io/dataset.hpp"
 #include "dpref/random/uniform.hpp"
+#include "json_format.hpp"
 #include "scalar_format.hpp"
 
 namespace dpref::cli {
@@ -50,14 +51,6 @@ struct common_options {
   long long sgd_T = 50;
   std::uint64_t seed = 20261121;
 };
-
-template <real_scalar Real>
-json num(const Real& x) {
-  if constexpr (std::is_same_v<Real, double>)
-    return x;
-  else
-    return to_text(x);
-}
 
 template <real_scalar Real>
 problems::margin_loss<Real> loss_of(const std::string& s) {

@@ -4,6 +4,7 @@
 // PNG (scripts/pwa_study_plots.py). The `pwa` group itself is created by pwa_group() so that
 // other files (pwa_sample_command.cpp) can add subcommands to it.
 #include "pwa_command.hpp"
+#include "json_format.hpp"
 
 #include <chrono>
 #include <cstdio>
@@ -53,21 +54,6 @@ struct pwa_run_options {
 };
 
 template <real_scalar Real>
-json num(const Real& x) {
-  if constexpr (std::is_same_v<Real, double>)
-    return x;
-  else
-    return to_text(x);
-}
-
-template <real_scalar Real>
-json vec_json(const vector<Real>& v) {
-  json a = json::array();
-  for (Eigen::Index i = 0; i < v.size(); ++i) a.push_back(num(v[i]));
-  return a;
-}
-
-template <real_scalar Real>
 Real json_scalar(const json& j, const std::string& what) {
   if (j.is_string()) return parse_scalar<Real>(j.get<std::string>(), what);
   if (j.is_number()) return parse_scalar<Real>(j.dump(), what);  // shortest round-trip text
@@ -106,20 +92,6 @@ problems::piecewise_affine<Real> read_instance(const std::string& path) {
   P.h = j.contains("h") ? vec(j.at("h"), "h") : vector<Real>(0);
   return problems::piecewise_affine<Real>(A, vec(j.at("b"), "b"), P,
                                           json_scalar<Real>(j.at("bmax"), "bmax"));
-}
-
-template <real_scalar Real>
-json ledger_json(const accounting::privacy_ledger<Real>& l) {
-  json ev = json::array();
-  for (const auto& e : l.events()) {
-    json je{{"kind", e.kind},
-            {"eps", num(std::get<accounting::pure_dp<Real>>(e.privacy).eps)},
-            {"count", e.count}};
-    for (const auto& [k, v] : e.params) je[k] = num(v);
-    ev.push_back(je);
-  }
-  const auto t = l.total(Real(0));
-  return {{"events", ev}, {"total_eps", num(t.eps)}, {"total_delta", num(t.delta)}};
 }
 
 template <real_scalar Real>

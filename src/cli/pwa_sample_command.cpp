@@ -12,6 +12,7 @@
 #include "dpref/algorithms/pwa/exponential_mechanism.hpp"
 #include "dpref/algorithms/pwa/exponential_mechanism_lp.hpp"
 #include "dpref/algorithms/pwa/study.hpp"
+#include "json_format.hpp"
 #include "pwa_command.hpp"
 #include "scalar_format.hpp"
 
@@ -30,14 +31,6 @@ struct pwa_sample_options {
   long long n = 1, steps = 5000, max_attempts = 100'000'000;
   std::uint64_t seed = 20261121, data_seed = 1;
 };
-
-template <real_scalar Real>
-json num(const Real& x) {
-  if constexpr (std::is_same_v<Real, double>)
-    return x;
-  else
-    return to_text(x);
-}
 
 template <real_scalar Real>
 void run_sample(const pwa_sample_options& o) {
@@ -89,20 +82,11 @@ void run_sample(const pwa_sample_options& o) {
       {"note",
        "attempts and acceptance rate depend on the private b: NOT covered by the privacy "
        "guarantee of the samples"}};
-  json ev = json::array();
-  for (const auto& e : r.ledger.events()) {
-    json je{{"kind", e.kind},
-            {"eps", num(std::get<accounting::pure_dp<Real>>(e.privacy).eps)},
-            {"count", e.count}};
-    for (const auto& [k, v] : e.params) je[k] = num(v);
-    ev.push_back(je);
-  }
-  const auto total = r.ledger.total(Real(0));
-  out["ledger"] = {{"events", ev},
-                   {"total_eps", r.certified ? num(total.eps) : json(nullptr)},
-                   {"total_delta", r.certified ? num(total.delta) : json(nullptr)},
-                   {"certified", r.certified},
-                   {"guarantee", r.guarantee}};
+  json ledger = ledger_json(r.ledger);
+  if (!r.certified) ledger["total_eps"] = ledger["total_delta"] = nullptr;
+  ledger["certified"] = r.certified;
+  ledger["guarantee"] = r.guarantee;
+  out["ledger"] = ledger;
   std::cout << out.dump(2) << "\n";
 }
 

@@ -49,6 +49,9 @@ inline const log_table& double_double_log_table() {
     const double hi =
         std::ldexp(std::floor(std::ldexp(static_cast<double>(l2), 40)), -40);  // 40 bits
     t.ln2 = {hi, static_cast<double>(R(l2 - hi))};
+    // The table may be built in a worker thread: release MPFR's thread-local constant caches
+    // (log 2) now, or LeakSanitizer reports them when that thread exits.
+    mpfr_free_cache();
     return t;
   }();
   return table;
