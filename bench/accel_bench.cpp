@@ -3,6 +3,8 @@
 // plain Eigen matrix-vector product of the same size (target: within 2×).
 #include <benchmark/benchmark.h>
 
+#include <vector>
+
 #include "dpref/algorithms/accel/accel.hpp"
 
 namespace {
@@ -92,6 +94,42 @@ void BM_logistic_gradient_mp50(benchmark::State& state) {
     benchmark::DoNotOptimize(g.data());
   }
 }
+// The n = 1e5 weight evaluations alone: glibc's scalar exp vs the vector exp of fast_exp.hpp.
+std::vector<double> margins() {
+  const auto& P = problem<double>();
+  const vector<double> x = vector<double>::Constant(20, 0.1);
+  const vector<double> r = P.features().transpose() * x;
+  return {r.data(), r.data() + r.size()};
+}
+
+void BM_weights_std_exp(benchmark::State& state) {
+  const auto r = margins();
+  const auto& z = problem<double>().labels();
+  std::vector<double> w(r.size());
+  for (auto _ : state) {
+    for (std::size_t k = 0; k < r.size(); ++k)
+      w[k] =
+          problems::logistic_regression<double>::loss_weight(z[static_cast<Eigen::Index>(k)], r[k]);
+    benchmark::DoNotOptimize(w.data());
+    benchmark::ClobberMemory();
+  }
+  state.SetItemsProcessed(state.iterations() * static_cast<long long>(r.size()));
+}
+BENCHMARK(BM_weights_std_exp)->Unit(benchmark::kMicrosecond);
+
+void BM_weights_fast_exp(benchmark::State& state) {
+  const auto r = margins();
+  const auto& z = problem<double>().labels();
+  std::vector<double> w(r.size());
+  for (auto _ : state) {
+    problems::fastmath::logistic_weights(z.data(), r.data(), w.data(), r.size());
+    benchmark::DoNotOptimize(w.data());
+    benchmark::ClobberMemory();
+  }
+  state.SetItemsProcessed(state.iterations() * static_cast<long long>(r.size()));
+}
+BENCHMARK(BM_weights_fast_exp)->Unit(benchmark::kMicrosecond);
+
 BENCHMARK(BM_logistic_gradient_mp50)->Unit(benchmark::kMillisecond)->Iterations(2);
 
 }  // namespace

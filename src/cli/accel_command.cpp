@@ -1,11 +1,14 @@
 // `dpref accel run`: one run of an accel algorithm (DP-GD, DP-SHB, DP-NAG, DP-NAG-opt, DP-MASG,
-// DP-MASG-opt) on the synthetic logistic-regression problem of accel §5; prints JSON with the
-// objective trace, the final iterate, the noise scales and the privacy ledger.
-// spec/accel.md (ACCEL.GD … ACCEL.MASGOPT, ACCEL.DATA).
+// DP-MASG-opt) on the synthetic logistic-regression problem of accel §5 or on a real data set
+// (--data FILE, a CSV from scripts/real_data.sh); prints JSON with the objective trace, the final
+// iterate, the noise scales and the privacy ledger. `dpref accel study`: the data and plots of
+// the paper's Figures 1-4 (Figures 3-4 also on real data with --data).
+// spec/accel.md (ACCEL.GD … ACCEL.MASGOPT, ACCEL.DATA, ACCEL.REALDATA, ACCEL.FSTAR).
 #include <fmt/core.h>
 
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <memory>
@@ -17,6 +20,8 @@
 
 #include "commands.hpp"
 #include "dpref/algorithms/accel/accel.hpp"
+#include "dpref/problems/real_logistic.hpp"
+#include "json_format.hpp"
 #include "scalar_format.hpp"
 
 namespace dpref::cli {
@@ -30,18 +35,44 @@ using json = nlohmann::json;
 struct accel_options {
   std::string algorithm = "nag-opt";
   std::string precision = "double";
+  std::string data;  ///< real data CSV (empty: synthetic)
   long long n = 10000, d = 20, T = 100, m = 0, p = 1, n1 = 0;
-  double lambda = 0.01, l1_bound = 20, eps = 1, c = 1, alpha = 0, beta = -1, E0 = -1, L = 0;
+  double lambda = 0.01, l1_bound = 0, eps = 1, c = 1, alpha = 0, beta = -1, E0 = -1, L = 0;
   std::uint64_t seed = 20261121, data_seed = 1;
-  bool fstar = false, no_trace = false;
+  bool fstar = false, no_trace = false, intercept = false;
 };
 
-template <real_scalar Real>
-json num(const Real& x) {
-  if constexpr (std::is_same_v<Real, double>)
-    return x;
-  else
-    return to_text(x);
+/// The problem's data: synthetic (n, d, B default 20, data seed) or a real CSV (B default: the
+/// schema bound of ACCEL.REALDATA, +1 with an intercept); `info` describes it for the JSON.
+struct problem_data {
+  problems::logistic_data data;
+  json info;
+};
+
+problem_data load_problem_data(const std::string& path, long long n, long long d, double l1_bound,
+                               bool intercept, std::uint64_t data_seed) {
+  problem_data out;
+  if (path.empty()) {
+    if (intercept)
+      throw std::invalid_argument("dpref accel: --intercept needs --data (real data only)");
+    const double B = l1_bound > 0 ? l1_bound : 20.0;
+    out.data = problems::synthetic_logistic_data(n, d, B, philox_stream(data_seed));
+    out.info = {{"source", "synthetic (ACCEL.DATA)"}, {"data_seed", data_seed}};
+  } else {
+    auto real = problems::load_real_logistic_data(path, l1_bound, intercept);
+    out.data = std::move(real.data);
+    out.info = {{"source", path},
+                {"features", real.feature_names},
+                {"intercept", intercept},
+                {"schema_l1_bound", real.schema_bound},
+                {"l1_bound_from", l1_bound > 0 ? "--l1-bound (declared public)"
+                                               : "the column schema (ACCEL.REALDATA)"},
+                {"positives", (out.data.labels.array() > 0.0).count()}};
+  }
+  out.info["n"] = out.data.features.cols();
+  out.info["d"] = out.data.features.rows();
+  out.info["l1_bound"] = out.data.l1_bound;
+  return out;
 }
 
 template <real_scalar Real>
@@ -61,8 +92,8 @@ accel::result<Real> dispatch(const std::string& a, const problems::logistic_regr
 
 template <real_scalar Real>
 json run_one(const accel_options& o) {
-  const auto data =
-      problems::synthetic_logistic_data(o.n, o.d, o.l1_bound, philox_stream(o.data_seed));
+  const auto loaded = load_problem_data(o.data, o.n, o.d, o.l1_bound, o.intercept, o.data_seed);
+  const auto& data = loaded.data;
   const Real lambda = parse_scalar<Real>(fmt::format("{:.17g}", o.lambda), "--lambda");
   const auto P = problems::make_logistic<Real>(data, lambda);
   accel::params<Real> prm;
@@ -82,15 +113,15 @@ json run_one(const accel_options& o) {
   out["algorithm"] = o.algorithm;
   out["precision"] = scalar_name<Real>();
   out["problem"] = {{"kind", "logistic (accel 5.1, errata ACC-E1/E2)"},
-                    {"n", o.n},
-                    {"d", o.d},
+                    {"n", P.size()},
+                    {"d", P.dimension()},
                     {"lambda", num(lambda)},
-                    {"l1_bound", o.l1_bound},
+                    {"l1_bound", data.l1_bound},
                     {"S1", num(P.l1_sensitivity())},
                     {"mu", num(P.strong_convexity())},
                     {"L_certified", num(P.smoothness())},
                     {"L_public", num(P.public_smoothness())},
-                    {"data_seed", o.data_seed}};
+                    {"data", loaded.info}};
   out["params"] = {{"T", o.T},
                    {"m", r.batch},
                    {"eps", num(prm.eps)},
@@ -122,12 +153,11 @@ json run_one(const accel_options& o) {
   }
   out["ledger"] = {{"events", ev}, {"eps_total", num(r.eps_spent)}, {"delta_total", 0}};
   if (o.fstar) {
-    // F* as in accel §5: non-private NAG, 1000 iterations, full batch, α = 1/L.
-    accel::params<Real> q;
-    q.T = 1000;
-    q.noise = accel::noise_mode::none;
-    const auto ref = accel::dp_nag::run(P, q, philox_stream(0));
-    out["F_star_estimate"] = num(P.value(ref.x));
+    // F* by a certified non-private solve (ACCEL.FSTAR): F(x̂) − F* <= ‖∇F(x̂)‖²/(2μ).
+    const auto ref = accel::certified_minimum(P, Real(1) / Real(1000000000000LL));
+    out["F_star_estimate"] = num(ref.value);
+    out["F_star_gap_bound"] = num(ref.gap_bound);
+    out["F_star_certified"] = ref.certified;
   }
   return out;
 }
@@ -147,12 +177,13 @@ void run_accel(const accel_options& o) {
 // ---------------------------------------------------------------------------- study -------
 
 struct study_options {
-  std::string out, png_dir, python = "/usr/bin/python3";
+  std::string out, png_dir, python = "/usr/bin/python3", data;
   long long n = 100000, d = 20, runs = 20, T_fig1 = 100, T_fig2 = 1000;
-  std::string T_list = "100,200,500,1000", m_list = "100000,1000", c_list = "0.1,1";
-  double eps = 1, lambda = 0.01, l1_bound = 20, E0 = 10;
+  std::string T_list = "100,200,500,1000", m_list = "n,1000", c_list = "0.1,1";
+  double eps = 1, lambda = 0.01, l1_bound = 0, E0 = 10;
   std::uint64_t seed = 20261121, data_seed = 1;
   bool paper_L = false;  ///< use the data's L as the paper does (declared public: NOT private)
+  bool intercept = false;
 };
 
 template <class T>
@@ -162,6 +193,12 @@ std::vector<T> parse_list(const std::string& text, const std::string& what) {
   std::string item;
   while (std::getline(ss, item, ',')) {
     std::size_t used = 0;
+    if constexpr (std::is_same_v<T, long long>) {
+      if (item == "n") {  // minibatch "n": the full batch
+        out.push_back(0);
+        continue;
+      }
+    }
     try {
       if constexpr (std::is_same_v<T, double>)
         out.push_back(std::stod(item, &used));
@@ -234,23 +271,29 @@ json study_figure2(const study_options& o) {
   return fig;
 }
 
-// Figures 3–4: the six algorithms on synthetic logistic regression; mean over runs of
-// F(x_t) − F* (F* from 1000 non-private NAG steps, §5), for every (m, c, T).
+// Figures 3–4: the six algorithms on synthetic (or, with --data, real) logistic regression; mean
+// over runs of F(x_t) − F*, F* from a certified non-private solve (ACCEL.FSTAR; §5 uses 1000 NAG
+// steps), for every (m, c, T). m = 0 or m >= n is the full batch.
 json study_figure34(const study_options& o) {
-  const auto data =
-      problems::synthetic_logistic_data(o.n, o.d, o.l1_bound, philox_stream(o.data_seed));
-  const auto P = problems::make_logistic<double>(data, o.lambda);
-  accel::params<double> q;
-  q.T = 1000;
-  q.noise = accel::noise_mode::none;
-  const double Fs = P.value(accel::dp_nag::run(P, q, philox_stream(0)).x);
+  const auto loaded = load_problem_data(o.data, o.n, o.d, o.l1_bound, o.intercept, o.data_seed);
+  const auto P = problems::make_logistic<double>(loaded.data, o.lambda);
+  const long long n = P.size();
+  const auto ref = accel::certified_minimum(P, 1e-12);
+  const double Fs = ref.value;
   json fig;
   fig["description"] = "accel Figures 3-4: mean F(x_t) - F* over runs";
-  fig["n"] = o.n;
-  fig["d"] = o.d;
+  fig["data"] = loaded.info;
+  fig["n"] = n;
+  fig["d"] = P.dimension();
+  fig["lambda"] = o.lambda;
   fig["eps"] = o.eps;
   fig["runs"] = o.runs;
   fig["F_star"] = Fs;
+  fig["F_star_gap_bound"] = ref.gap_bound;
+  fig["F_star_certified"] = ref.certified;
+  fig["F_star_iterations"] = ref.iterations;
+  fig["tag"] =
+      o.data.empty() ? std::string("synthetic") : std::filesystem::path(o.data).stem().string();
   fig["L_certified"] = P.smoothness();
   fig["L_public"] = P.public_smoothness();
   fig["uses_data_L"] = o.paper_L;
@@ -266,7 +309,7 @@ json study_figure34(const study_options& o) {
           for (long long r = 0; r < o.runs; ++r) {
             accel::params<double> p;
             p.T = T;
-            p.m = m >= o.n ? 0 : m;
+            p.m = m >= n ? 0 : m;
             p.c = c;
             if (o.paper_L) p.L = P.smoothness();
             p.eps = o.eps;
@@ -280,7 +323,7 @@ json study_figure34(const study_options& o) {
               mean[t] += (res.trace[t] - Fs) / static_cast<double>(o.runs);
           }
           cases.push_back({{"algorithm", names[a]},
-                           {"m", m >= o.n ? o.n : m},
+                           {"m", m == 0 || m >= n ? n : m},
                            {"c", c},
                            {"T", T},
                            {"T_used", Tused},
@@ -320,6 +363,8 @@ if "figure2" in j:
 if "figure34" in j:
     f = j["figure34"]
     algs = ["gd", "shb", "nag", "nag-opt", "masg", "masg-opt"]
+    tag = f.get("tag", "synthetic")
+    stem = "accel_fig34" if tag == "synthetic" else "accel_fig34_" + tag
     for m in sorted({c["m"] for c in f["cases"]}):
         cs = sorted({c["c"] for c in f["cases"] if c["m"] == m})
         fig, ax = plt.subplots(len(cs), 6, figsize=(22, 3.6 * len(cs)), squeeze=False)
@@ -331,8 +376,8 @@ if "figure34" in j:
                         ax[r][a].plot(y, label="T = %d (ran %d)" % (c["T"], c["T_used"]))
                 ax[r][a].set_title("%s, c = %g" % (name, cval)); ax[r][a].set_xlabel("t")
                 ax[r][a].set_ylabel("log10 E[F(x_t) - F*]"); ax[r][a].legend(fontsize=7)
-        fig.suptitle("n = %d, m = %d, eps = %g, %d runs" % (f["n"], m, f["eps"], f["runs"]))
-        fig.tight_layout(); fig.savefig(d + "/accel_fig34_m%d.png" % m, dpi=100)
+        fig.suptitle("%s: n = %d, m = %d, eps = %g, %d runs" % (tag, f["n"], m, f["eps"], f["runs"]))
+        fig.tight_layout(); fig.savefig(d + "/%s_m%d.png" % (stem, m), dpi=100)
 )PY";
 
 void plot_study(const study_options& o) {
@@ -377,7 +422,8 @@ void register_accel_command(CLI::App& app) {
   accel_cmd->require_subcommand(1);
   auto o = std::make_shared<accel_options>();
   auto* run = accel_cmd->add_subcommand(
-      "run", "Run one algorithm on synthetic logistic regression; JSON trace and ledger");
+      "run",
+      "Run one algorithm on synthetic or real (--data) logistic regression; JSON trace and ledger");
   run->add_option("--algorithm", o->algorithm, "gd | shb | nag | nag-opt | masg | masg-opt")
       ->capture_default_str();
   run->add_option("--precision", o->precision, "double | mp50")->capture_default_str();
@@ -386,7 +432,14 @@ void register_accel_command(CLI::App& app) {
       ->check(CLI::Range(1LL, 100000000LL));
   run->add_option("--d", o->d, "dimension")->capture_default_str()->check(CLI::Range(1LL, 10000LL));
   run->add_option("--lambda", o->lambda, "regularisation")->capture_default_str();
-  run->add_option("--l1-bound", o->l1_bound, "public bound B on ||u||_1 (S1 = 2B)")
+  run->add_option("--data", o->data,
+                  "real data CSV from scripts/real_data.sh (e.g. data/real/fertility.csv); "
+                  "default: synthetic data");
+  run->add_flag("--intercept", o->intercept,
+                "with --data: append a constant-1 feature (the l1 bound grows by 1)");
+  run->add_option("--l1-bound", o->l1_bound,
+                  "public bound B on ||u||_1 (S1 = 2B); 0 = 20 (synthetic) or the schema bound "
+                  "of --data")
       ->capture_default_str();
   run->add_option("--T", o->T, "iterations")->capture_default_str();
   run->add_option("--m", o->m, "minibatch size (0 = n)")->capture_default_str();
@@ -404,15 +457,25 @@ void register_accel_command(CLI::App& app) {
       ->capture_default_str();
   run->add_option("--seed", o->seed, "noise/minibatch seed")->capture_default_str();
   run->add_option("--data-seed", o->data_seed, "data seed")->capture_default_str();
-  run->add_flag("--fstar", o->fstar, "also estimate F* by 1000 non-private NAG steps");
+  run->add_flag("--fstar", o->fstar, "also report F* from a certified non-private solve");
   run->add_flag("--no-trace", o->no_trace, "omit the objective trace");
   run->callback([o] { run_accel(*o); });
 
   auto so = std::make_shared<study_options>();
-  auto figs = std::make_shared<std::string>("1,2,3");
+  auto figs = std::make_shared<std::string>();
   auto* study = accel_cmd->add_subcommand(
       "study", "Data of the paper's Figures 1-4 as JSON (figure 3 covers Figures 3 and 4)");
-  study->add_option("--figures", *figs, "comma-separated subset of 1,2,3")->capture_default_str();
+  study->add_option("--figures", *figs,
+                    "comma-separated subset of 1,2,3 (default 1,2,3; with --data: 3)");
+  study->add_option("--data", so->data,
+                    "Figures 3-4 on a real data CSV from scripts/real_data.sh (e.g. "
+                    "data/real/fertility.csv) instead of synthetic data");
+  study->add_flag("--intercept", so->intercept,
+                  "with --data: append a constant-1 feature (the l1 bound grows by 1)");
+  study
+      ->add_option("--l1-bound", so->l1_bound,
+                   "public bound B on ||u||_1; 0 = 20 (synthetic) or the schema bound of --data")
+      ->capture_default_str();
   study->add_option("--out", so->out, "JSON output file (default: stdout)");
   study->add_option("--png-dir", so->png_dir, "also write PNG plots there (needs --out)");
   study->add_option("--python", so->python, "Python with matplotlib")->capture_default_str();
@@ -420,7 +483,7 @@ void register_accel_command(CLI::App& app) {
   study->add_option("--d", so->d, "dimension")->capture_default_str();
   study->add_option("--runs", so->runs, "runs averaged")->capture_default_str();
   study->add_option("--T-list", so->T_list, "iteration counts")->capture_default_str();
-  study->add_option("--m-list", so->m_list, "minibatch sizes (>= n: full batch)")
+  study->add_option("--m-list", so->m_list, "minibatch sizes (n, 0 or >= n: full batch)")
       ->capture_default_str();
   study->add_option("--c-list", so->c_list, "step scales c, alpha = c/L")->capture_default_str();
   study->add_flag("--paper-L", so->paper_L,
@@ -433,7 +496,10 @@ void register_accel_command(CLI::App& app) {
   study->add_option("--T-fig2", so->T_fig2, "T of Figure 2")->capture_default_str();
   study->add_option("--seed", so->seed, "noise seed (run r uses stream r)")->capture_default_str();
   study->add_option("--data-seed", so->data_seed, "data seed")->capture_default_str();
-  study->callback([so, figs] { run_study(*so, parse_list<int>(*figs, "--figures")); });
+  study->callback([so, figs] {
+    const std::string f = !figs->empty() ? *figs : (so->data.empty() ? "1,2,3" : "3");
+    run_study(*so, parse_list<int>(f, "--figures"));
+  });
 }
 
 static const command_registrar accel_registrar(register_accel_command);

@@ -10,6 +10,7 @@
 #include "dpref/algorithms/accel/dp_nag_opt.hpp"
 #include "dpref/algorithms/accel/dp_shb.hpp"
 #include "dpref/algorithms/accel/masg_schedule.hpp"
+#include "dpref/algorithms/accel/reference.hpp"
 #include "dpref/bounds/accel_hb.hpp"
 #include "dpref/bounds/accel_masg.hpp"
 #include "dpref/bounds/accel_nag.hpp"
