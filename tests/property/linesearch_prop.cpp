@@ -12,6 +12,7 @@
 #include "dpref/algorithms/linesearch/linesearch.hpp"
 #include "dpref/random/uniform.hpp"
 #include "support/generators.hpp"
+#include "support/synthetic_erm.hpp"
 
 namespace {
 
@@ -26,17 +27,7 @@ using problems::margin_loss;
 template <real_scalar Real>
 linear_erm<Real> synthetic(Eigen::Index n, Eigen::Index d, std::uint64_t seed,
                            margin_loss<Real> loss = margin_loss<Real>::logistic()) {
-  philox_stream s(seed, 77);
-  matrix<Real> X(d, n);
-  vector<Real> y(n), w0(d);
-  for (Eigen::Index j = 0; j < d; ++j) w0[j] = Real(4) * uniform01<Real>(s) - Real(2);
-  for (Eigen::Index i = 0; i < n; ++i) {
-    for (Eigen::Index j = 0; j < d; ++j) X(j, i) = uniform01<Real>(s);
-    Real m = X.col(i).dot(w0) - w0.sum() / 2;
-    if (uniform01<Real>(s) < Real(1) / 10) m = -m;
-    y[i] = m > Real(0) ? Real(1) : Real(-1);
-  }
-  return linear_erm<Real>(X, y, loss, Real(1) / 1000);
+  return dpref::test::synthetic_erm<Real>(n, d, seed, loss);
 }
 
 // Every per-example gradient, clipped with the factor the batch sum uses, has norm <= C

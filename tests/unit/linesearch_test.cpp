@@ -12,6 +12,7 @@
 #include "dpref/accounting/linesearch_extra.hpp"
 #include "dpref/algorithms/linesearch/linesearch.hpp"
 #include "dpref/random/uniform.hpp"
+#include "support/synthetic_erm.hpp"
 
 namespace {
 
@@ -24,19 +25,8 @@ using problems::margin_loss;
 // Synthetic binary problem: x ∈ [0, 1]^d, labels from a planted w with 10% flips.
 template <real_scalar Real>
 linear_erm<Real> synthetic(Eigen::Index n, Eigen::Index d, std::uint64_t seed,
-                           margin_loss<Real> loss = margin_loss<Real>::logistic(),
-                           Real mu = Real(1) / 1000) {
-  philox_stream s(seed, 77);
-  matrix<Real> X(d, n);
-  vector<Real> y(n), w0(d);
-  for (Eigen::Index j = 0; j < d; ++j) w0[j] = Real(4) * uniform01<Real>(s) - Real(2);
-  for (Eigen::Index i = 0; i < n; ++i) {
-    for (Eigen::Index j = 0; j < d; ++j) X(j, i) = uniform01<Real>(s);
-    Real m = X.col(i).dot(w0) - w0.sum() / 2;
-    if (uniform01<Real>(s) < Real(1) / 10) m = -m;
-    y[i] = m > Real(0) ? Real(1) : Real(-1);
-  }
-  return linear_erm<Real>(X, y, loss, mu);
+                           margin_loss<Real> loss = margin_loss<Real>::logistic()) {
+  return dpref::test::synthetic_erm<Real>(n, d, seed, loss);
 }
 
 std::vector<Eigen::Index> all_indices(Eigen::Index n) {
