@@ -1,11 +1,13 @@
 // accel benchmarks (issue 6): iterations/s of each algorithm at n = 1e5, d = 20, full batch and
 // m = 1000 (double, and mp50 for the cost ratio); the full-batch logistic gradient against a
-// plain Eigen matrix-vector product of the same size (target: within 2×).
+// plain Eigen matrix-vector product of the same size (target: within 2×), and the same gradient
+// sum through the runtime-d kernel (what every d outside logistic_kernel::fixed_dims runs).
 #include <benchmark/benchmark.h>
 
 #include <vector>
 
 #include "dpref/algorithms/accel/accel.hpp"
+#include "dpref/problems/logistic_kernel.hpp"
 
 namespace {
 
@@ -74,6 +76,23 @@ void BM_logistic_gradient(benchmark::State& state) {
   }
 }
 BENCHMARK(BM_logistic_gradient)->Unit(benchmark::kMicrosecond);
+
+void BM_logistic_gradient_runtime_d(benchmark::State& state) {
+  // Σ w_i u_i of the same data by gradient_sum<0> (d known only at run time).
+  const auto& P = problem<double>();
+  const vector<double> x = vector<double>::Constant(20, 0.1);
+  vector<double> g(20);
+  const double* z = P.labels().data();
+  for (auto _ : state) {
+    problems::logistic_kernel::gradient_sum<0>(
+        P.features().data(), 100000, 20, x.data(), g.data(),
+        [z](std::size_t i, const double* r, double* w, std::size_t b) {
+          problems::fastmath::logistic_weights(z + i, r, w, b);
+        });
+    benchmark::DoNotOptimize(g.data());
+  }
+}
+BENCHMARK(BM_logistic_gradient_runtime_d)->Unit(benchmark::kMicrosecond);
 
 void BM_eigen_matvec(benchmark::State& state) {
   // Plain n×d (column-major) matrix times vector, the same data size as the gradient.

@@ -6,6 +6,8 @@
 // budget strategy, ζ at ε ∈ {0.05, 0.2}; call counts vs q; accuracy and objective vs ε for all
 // algorithms) with K-fold cross-validation × repetitions, JSON (+ PNG through
 // scripts/linesearch_study_plots.py). spec/linesearch.md, section "CLI".
+// The `linesearch` group is created by linesearch_group() so that other files
+// (linesearch_mlp_command.cpp: `dpref linesearch mlp`) can add subcommands to it.
 #include <fmt/core.h>
 
 #include <algorithm>
@@ -30,6 +32,17 @@
 namespace dpref::cli {
 
 void register_linesearch_command(CLI::App& app);
+CLI::App* linesearch_group(CLI::App& app);
+
+/// The `linesearch` subcommand of `app`, created (with require_subcommand(1)) if absent; the
+/// order of the command_registrars of different files is unspecified.
+CLI::App* linesearch_group(CLI::App& app) {
+  for (CLI::App* sc : app.get_subcommands([](CLI::App*) { return true; }))
+    if (sc->get_name() == "linesearch") return sc;
+  CLI::App* g = app.add_subcommand("linesearch", "DP backtracking line search (linesearch paper)");
+  g->require_subcommand(1);
+  return g;
+}
 
 namespace {
 
@@ -524,8 +537,7 @@ void add_common(CLI::App* c, common_options& o) {
 }  // namespace
 
 void register_linesearch_command(CLI::App& app) {
-  auto* cmd = app.add_subcommand("linesearch", "DP backtracking line search (linesearch paper)");
-  cmd->require_subcommand(1);
+  auto* cmd = linesearch_group(app);
   auto o = std::make_shared<run_options>();
   auto* run = cmd->add_subcommand("run", "One run of an algorithm; JSON result and ledger");
   run->add_option("--algorithm", o->algorithm,

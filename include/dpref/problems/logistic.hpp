@@ -11,18 +11,17 @@
 // Certified constants: μ = 2λ; L = λ_max(¼ UᵀU/n) + 2λ (σ′ ≤ ¼), bounded above rigorously by
 // certified_lambda_max (eigendecomposition + Weyl residual bound, spectral_bound.hpp).
 //
-// Storage: features as a d×n column-major matrix (column i = u_i), so one example is contiguous.
-// The full gradient is computed block-wise in one pass over the data: the block's margins
-// r = U_Bᵀx, the weights s = −z/(1 + e^{z r}) and g += U_B s, with the block in cache (blocks of
-// u_block examples; glibc's scalar exp in double, the scalar's exact exp otherwise). With AVX
-// (4+ double lanes, `vector_weights`) the double problem also keeps the n×d copy X = Uᵀ (twice
-// the memory) and computes r = X_B x, the weights by the branch-free vector exp of fast_exp.hpp
-// (≤ 2 ulp) and g += X_Bᵀ s in blocks of `block` rows: both products stream long columns (the
-// d×n products with rows of length d cost 3–5× a plain matrix-vector product there). On SSE2
-// the d×n path measured faster and is kept. value() is block-wise too (with AVX in double the
-// losses by fastmath::logistic_loss_sum: vector exp and log1p). The workspace is preallocated:
-// gradient_into/minibatch_gradient_into do not allocate, and an object must not be used by two
-// threads at once.
+// Storage: features as a d×n column-major matrix (column i = u_i), so one example is contiguous;
+// no other copy of the data. Double (issue 6 performance target): one fused pass over the data
+// in blocks of 32 examples held in L1 (logistic_kernel.hpp): the block's margins u_kᵀx, the
+// weights −z/(1 + e^{z r}) by fastmath::logistic_weights (vector exp of fast_exp.hpp, ≤ 2 ulp;
+// a table exp with SSE2) and g += Σ w_k u_k in vector registers, with d fixed at compile time
+// for common d (logistic_kernel::fixed_dims) and a runtime-d kernel otherwise. value() runs the
+// same margin blocks, with fastmath::logistic_loss_sum when the target has 4+ double lanes (AVX,
+// `vector_loss`) and glibc's exp/log1p with SSE2. Every other scalar: blocks of `block` examples,
+// r = U_Bᵀx, s = −z/(1 + e^{z r}) by the scalar's exact exp, g += U_B s (Eigen products). The
+// workspace is preallocated: gradient_into/minibatch_gradient_into do not allocate, and an
+// object must not be used by two threads at once.
 #pragma once
 
 #include <algorithm>
@@ -34,6 +33,7 @@
 
 #include "dpref/error.hpp"
 #include "dpref/problems/fast_exp.hpp"
+#include "dpref/problems/logistic_kernel.hpp"
 #include "dpref/problems/spectral_bound.hpp"
 #include "dpref/scalar.hpp"
 
@@ -43,12 +43,13 @@ namespace dpref::problems {
 template <real_scalar Real>
 class logistic_regression {
  public:
-  static constexpr Eigen::Index block = 4096;
-  /// Whether the double path uses fastmath::logistic_weights (vector exp): only when the target
-  /// has at least 4 double lanes (AVX); with SSE2's 2 lanes glibc's table-based exp is faster.
-  static constexpr bool vector_weights = std::is_same_v<Real, double> && fastmath::lanes >= 4;
-  /// Block of the d×n path (every scalar except double with AVX), as before issue 6's tuning.
-  static constexpr Eigen::Index u_block = 1024;
+  /// Whether value() in double sums the losses by fastmath::logistic_loss_sum (vector exp and
+  /// log1p): only with 4+ double lanes (AVX); with SSE2 glibc's exp and log1p are faster there.
+  static constexpr bool vector_loss = std::is_same_v<Real, double> && fastmath::lanes >= 4;
+  /// Whether the fused double kernels of logistic_kernel.hpp are used.
+  static constexpr bool fused = std::is_same_v<Real, double>;
+  /// Examples per block of the generic (non-double) path.
+  static constexpr Eigen::Index block = 1024;
 
   /// @param features d×n matrix, column i = u_i (d >= 1, n >= 1)
   /// @param labels n labels in {−1, 1} @param lambda regularisation λ > 0
@@ -73,9 +74,10 @@ class logistic_regression {
       }
       if (s > bound_) fail_domain(fn, "||u_i||_1", "<= l1_bound", s);
     }
-    if constexpr (vector_weights) X_ = U_.transpose();
-    r_.resize(std::min<Eigen::Index>(block, U_.cols()));
-    s_.resize(r_.size());
+    if constexpr (!fused) {
+      r_.resize(std::min<Eigen::Index>(block, U_.cols()));
+      s_.resize(r_.size());
+    }
     n_real_ = Real(static_cast<long long>(U_.cols()));
   }
 
@@ -123,22 +125,30 @@ class logistic_regression {
     return L_;
   }
 
-  /// F(x) = (1/n) Σ ln(1 + e^{−z_i u_iᵀx}) + λ‖x‖² (margins block-wise by one product).
+  /// F(x) = (1/n) Σ ln(1 + e^{−z_i u_iᵀx}) + λ‖x‖² (margins block-wise).
   [[nodiscard]] Real value(const vector<Real>& x) const {
     check_x("logistic_regression::value", x);
     Real acc(0);
     const Eigen::Index n = U_.cols();
-    for (Eigen::Index j = 0; j < n; j += block) {
-      const Eigen::Index b = std::min<Eigen::Index>(block, n - j);
-      auto r = r_.head(b);
-      if constexpr (vector_weights)
-        r.noalias() = X_.middleRows(j, b) * x;
-      else
+    if constexpr (fused) {
+      logistic_kernel::dispatch(dim(), [&](auto D) {
+        logistic_kernel::for_each_margin_block<decltype(D)::value>(
+            U_.data(), static_cast<std::size_t>(n), dim(), x.data(),
+            [&](std::size_t i, const double* r, std::size_t b) {
+              if constexpr (vector_loss)
+                acc += fastmath::logistic_loss_sum(z_.data() + i, r, b);
+              else
+                for (std::size_t k = 0; k < b; ++k)
+                  acc += softplus(-z_[static_cast<Eigen::Index>(i + k)] * r[k]);
+            });
+      });
+    } else {
+      for (Eigen::Index j = 0; j < n; j += block) {
+        const Eigen::Index b = std::min<Eigen::Index>(block, n - j);
+        auto r = r_.head(b);
         r.noalias() = U_.middleCols(j, b).transpose() * x;
-      if constexpr (vector_weights)
-        acc += fastmath::logistic_loss_sum(z_.data() + j, r.data(), static_cast<std::size_t>(b));
-      else
         for (Eigen::Index k = 0; k < b; ++k) acc += softplus(-z_[j + k] * r[k]);
+      }
     }
     return acc / n_real_ + lambda_ * x.squaredNorm();
   }
@@ -155,32 +165,27 @@ class logistic_regression {
   /// Full gradient (2.3) into g (resized once; no allocation when g has size d).
   void gradient_into(const vector<Real>& x, vector<Real>& g) const {
     check_x("logistic_regression::gradient", x);
-    g.setZero(U_.rows());
+    g.resize(U_.rows());
     const Eigen::Index n = U_.cols();
-    if constexpr (vector_weights) {
-      // Double with AVX: the n×d copy X = Uᵀ, so both products stream long contiguous columns (r =
-      // X_B x is the plain matrix-vector product; g += X_Bᵀ s is d long dot products), the block of
-      // X read from memory once and from cache the second time.
+    if constexpr (fused) {
+      // One pass: margins, weights (5.2) and Σ w_i u_i per block of 32 examples in L1.
+      logistic_kernel::dispatch(dim(), [&](auto D) {
+        logistic_kernel::gradient_sum<decltype(D)::value>(
+            U_.data(), static_cast<std::size_t>(n), dim(), x.data(), g.data(),
+            [&](std::size_t i, const double* r, double* w, std::size_t b) {
+              fastmath::logistic_weights(z_.data() + i, r, w, b);
+            });
+      });
+    } else {
+      g.setZero();
       for (Eigen::Index j = 0; j < n; j += block) {
         const Eigen::Index b = std::min<Eigen::Index>(block, n - j);
         auto r = r_.head(b);
         auto s = s_.head(b);
-        const auto XB = X_.middleRows(j, b);
-        r.noalias() = XB * x;
-        fastmath::logistic_weights(z_.data() + j, r.data(), s.data(), static_cast<std::size_t>(b));
-        g.noalias() += XB.transpose() * s;
+        r.noalias() = U_.middleCols(j, b).transpose() * x;
+        for (Eigen::Index k = 0; k < b; ++k) s[k] = loss_weight(z_[j + k], r[k]);  // (5.2)
+        g.noalias() += U_.middleCols(j, b) * s;
       }
-      g /= n_real_;
-      g += Real(2) * lambda_ * x;
-      return;
-    }
-    for (Eigen::Index j = 0; j < n; j += u_block) {
-      const Eigen::Index b = std::min<Eigen::Index>(u_block, n - j);
-      auto r = r_.head(b);
-      auto s = s_.head(b);
-      r.noalias() = U_.middleCols(j, b).transpose() * x;
-      for (Eigen::Index k = 0; k < b; ++k) s[k] = loss_weight(z_[j + k], r[k]);  // (5.2)
-      g.noalias() += U_.middleCols(j, b) * s;
     }
     g /= n_real_;
     g += Real(2) * lambda_ * x;
@@ -220,15 +225,15 @@ class logistic_regression {
   }
 
  private:
+  [[nodiscard]] std::size_t dim() const { return static_cast<std::size_t>(U_.rows()); }
   void check_x(const char* fn, const vector<Real>& x) const {
     if (x.size() != U_.rows()) fail_argument(fn, "x.size()", "== d", x.size());
   }
 
   matrix<Real> U_;
-  matrix<Real> X_;  ///< vector_weights only: n×d copy Uᵀ (empty otherwise)
   vector<Real> z_;
   Real lambda_, bound_, n_real_{1};
-  mutable vector<Real> r_, s_;
+  mutable vector<Real> r_, s_;  ///< generic path only (empty for double)
   mutable Real L_{0};
   mutable bool L_computed_ = false;
 };

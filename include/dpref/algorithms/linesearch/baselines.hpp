@@ -46,9 +46,11 @@ struct dp_sgd_params {
   int max_order = 500;
   Real q = Real(1) / 10;
   Real C_grad = Real(3);
-  Real eta = Real(1);               ///< fixed step size (≈ 1/L for features in [0, 1]; public)
-  long long T = 50;                 ///< iterations (the "≈ 50 iterations" of §5.4)
-  Real noise_multiplier = Real(0);  ///< s; 0 = calibrate (dp_sgd_noise_multiplier)
+  Real eta = Real(1);                ///< fixed step size (≈ 1/L for features in [0, 1]; public)
+  long long T = 50;                  ///< iterations (the "≈ 50 iterations" of §5.4)
+  Real noise_multiplier = Real(0);   ///< s; 0 = calibrate (dp_sgd_noise_multiplier)
+  vector<Real> w0{};                 ///< data-independent start; empty (default) = 0
+  update_observer<Real> observer{};  ///< called after every update (empty: none)
 };
 
 /// Smallest noise multiplier s (rounded up) with T-fold MTZ subsampled Gaussian RDP <= (ε, δ).
@@ -65,10 +67,11 @@ Real dp_sgd_noise_multiplier(const dp_sgd_params<Real>& p) {
                                                "noise_multiplier");
 }
 
-/// DP-SGD run. @spec LS.DPSGD
-template <real_scalar Real>
-result<Real> dp_sgd(const problems::linear_erm<Real>& P, const dp_sgd_params<Real>& p,
-                    const philox_stream& stream) {
+/// DP-SGD run on any linesearch_problem (linear ERM, the §5.7 MLP). With
+/// noise_multiplier = 1/√(2ρ_iter) every step is the Gaussian mechanism of Lemma 1 with budget
+/// ρ_iter (σ = C/√(2ρ_iter), as noisy_gradient). @spec LS.DPSGD LS.MLP
+template <real_scalar Real, linesearch_problem<Real> Problem>
+result<Real> dp_sgd(const Problem& P, const dp_sgd_params<Real>& p, const philox_stream& stream) {
   require_positive("dp_sgd", "eps", p.eps);
   require_positive("dp_sgd", "eta", p.eta);
   if (p.T < 1) fail_domain("dp_sgd", "T", ">= 1", p.T);
@@ -84,7 +87,9 @@ result<Real> dp_sgd(const problems::linear_erm<Real>& P, const dp_sgd_params<Rea
                      p.T});
   const Eigen::Index n = P.size(), d = P.dimension();
   const Real nbar = p.q * Real(static_cast<long long>(n));
-  vector<Real> w = vector<Real>::Zero(d), g(d);
+  if (p.w0.size() != 0 && p.w0.size() != d)
+    fail_argument("dp_sgd", "w0.size()", "0 or the dimension", p.w0.size());
+  vector<Real> w = p.w0.size() != 0 ? p.w0 : vector<Real>(vector<Real>::Zero(d)), g(d);
   std::vector<Eigen::Index> batch;
   const Real sigma = s * p.C_grad;
   for (long long t = 0; t < p.T; ++t) {
@@ -96,6 +101,7 @@ result<Real> dp_sgd(const problems::linear_erm<Real>& P, const dp_sgd_params<Rea
     ++res.calls.gradients;
     ++res.calls.iterations;
     ++res.calls.updates;
+    if (p.observer) p.observer(t + 1, w);
   }
   res.w = w;
   res.final_rho_grad = Real(1) / (Real(2) * s * s);

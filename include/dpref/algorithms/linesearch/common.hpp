@@ -9,13 +9,19 @@
 // line 7 as printed with the clipped SUM objective of Theorem 1 (f̄ = min(f, C_obj), LS-E2:
 // Δ_q = C_obj): q(η) = Σ_B f̄(w) − αη‖g̃‖² − Σ_B f̄(w − ηg̃); params.armijo_mean_scaling
 // multiplies the Armijo term by m̄ (the sum form of the mean condition (2)).
-// spec/linesearch.md LS.PARAMS, LS.ALG2.
+// The algorithms are generic over the problem (concept linesearch_problem): problems::linear_erm
+// (with its fast line_evaluator) and problems::mlp_classifier (linesearch §5.7, with
+// mlp_line_evaluator); make_line(P, B, w, g) is found by ordinary or argument-dependent lookup.
+// spec/linesearch.md LS.PARAMS, LS.ALG2, LS.MLP.
 #pragma once
 
 #include <cmath>
+#include <concepts>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <map>
+#include <span>
 #include <string>
 #include <utility>
 #include <vector>
@@ -33,6 +39,36 @@
 #include "dpref/scalar.hpp"
 
 namespace dpref::linesearch {
+
+/// The line evaluator of a linear ERM problem (y xᵀw, y xᵀg once, O(|B|) per η).
+/// @spec LS.ERM
+template <real_scalar Real>
+problems::line_evaluator<Real> make_line(const problems::linear_erm<Real>& P,
+                                         std::span<const Eigen::Index> batch, const vector<Real>& w,
+                                         const vector<Real>& g) {
+  return problems::line_evaluator<Real>(P, batch, w, g);
+}
+
+/// What DP-BLSGD and DP-SGD need from a problem: n, the parameter dimension, the clipped
+/// gradient sum Σ_B clip(∇f_i(w), C) (Algorithm 2 line 5), F(w) for the trace, and a line
+/// evaluator make_line(P, B, w, g) with g_squared() = ‖g‖² and clipped_sum(η, C_obj) =
+/// Σ_B min(f_i(w − ηg), C_obj) (Algorithm 1 line 7). @spec LS.MLP
+template <class P, class Real>
+concept linesearch_problem = real_scalar<Real> &&
+    requires(const P& p, const vector<Real>& w, std::span<const Eigen::Index> batch, const Real& c,
+             vector<Real>& out) {
+  { p.size() } -> std::convertible_to<Eigen::Index>;
+  { p.dimension() } -> std::convertible_to<Eigen::Index>;
+  p.clipped_gradient_sum(w, batch, c, out);
+  { p.value(w) } -> std::convertible_to<Real>;
+  { make_line(p, batch, w, w).g_squared() } -> std::convertible_to<Real>;
+  { make_line(p, batch, w, w).clipped_sum(c, c) } -> std::convertible_to<Real>;
+};
+
+/// Observer called after every update with (iterations so far, w) (e.g. evaluation
+/// checkpoints of §5.7); it must not read the private data.
+template <real_scalar Real>
+using update_observer = std::function<void(long long, const vector<Real>&)>;
 
 /// Budget allocation strategy of CHEB (linesearch §5.5, Figure 1e).
 enum class budget_strategy {
@@ -76,6 +112,15 @@ struct params {
   /// Armijo term of the query: false (default) = Algorithm 1 line 7 as printed, αη‖g̃‖² against
   /// the SUM f(w; B) = Σ_B f̄; true = αη·m̄·‖g̃‖², the sum form of the mean condition (2).
   bool armijo_mean_scaling = false;
+  /// Initial ρ_grad; 0 (default) = ε_iter²/2 (§5.4). §5.7 uses 90% of ρ_iter.
+  Real rho_grad0 = Real(0);
+  /// Initial line-search budget (ε_BT or ρ_BT); 0 (default) = ε_iter (Laplace) or ε_iter²/2
+  /// (Gaussian). §5.7 uses 10% of ρ_iter with the Gaussian NOISYBTLS.
+  Real ls_budget0 = Real(0);
+  /// Data-independent start w_0; empty (default) = 0. §5.7 uses a random initialisation.
+  vector<Real> w0{};
+  /// Called after every update (empty: none).
+  update_observer<Real> observer{};
 
   /// @throws std::domain_error naming the invalid field
   void validate() const {
@@ -98,6 +143,9 @@ struct params {
     require_positive(fn, "eps_iter_divisor", eps_iter_divisor);
     require_positive(fn, "eta0", eta0);
     if (max_iterations < 1) fail_domain(fn, "max_iterations", ">= 1", max_iterations);
+    require_nonnegative(fn, "rho_grad0", rho_grad0);
+    require_nonnegative(fn, "ls_budget0", ls_budget0);
+    for (Eigen::Index j = 0; j < w0.size(); ++j) require_finite(fn, "w0[j]", w0[j]);
   }
 };
 
@@ -140,10 +188,10 @@ void poisson_batch(philox_stream& s, Eigen::Index n, const Real& q,
 
 /// g̃ = (Σ_{i∈B} clip(∇f_i(w), C) + γ)/m̄, γ ~ N(0, (C²/(2ρ)) I) (Algorithm 2 lines 5–6;
 /// Algorithm 3 lines 3–4), m̄ the public normaliser. @spec LS.ALG2
-template <real_scalar Real>
-void noisy_gradient(philox_stream& s, const problems::linear_erm<Real>& P,
-                    std::span<const Eigen::Index> batch, const vector<Real>& w, const Real& C,
-                    const Real& rho, const Real& normaliser, vector<Real>& out) {
+template <real_scalar Real, linesearch_problem<Real> Problem>
+void noisy_gradient(philox_stream& s, const Problem& P, std::span<const Eigen::Index> batch,
+                    const vector<Real>& w, const Real& C, const Real& rho, const Real& normaliser,
+                    vector<Real>& out) {
   using std::sqrt;
   P.clipped_gradient_sum(w, batch, C, out);
   const Real sigma = C / sqrt(Real(2) * rho);

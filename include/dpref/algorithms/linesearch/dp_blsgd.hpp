@@ -151,17 +151,19 @@ std::pair<accounting::rdp_curve<Real>, batch_state<Real>> propose(
 
 }  // namespace detail
 
-/// DP-BLSGD (Algorithm 2) on an L2-regularised linear ERM problem; DP-BLSGD-AC with
-/// params.adaptive_clipping; DP-BLGD with params.q = 1 and params.increase = gradavg.
-/// Start w_0 = 0 (data-independent; the paper initialises randomly).
+/// DP-BLSGD (Algorithm 2) on an L2-regularised linear ERM problem or the §5.7 MLP (any
+/// linesearch_problem); DP-BLSGD-AC with params.adaptive_clipping; DP-BLGD with params.q = 1 and
+/// params.increase = gradavg. Start w_0 = params.w0 (default 0; data-independent).
+/// §5.7 (neural networks): btls.fallback_min_step (no failed search, hence no CHEB), Gaussian
+/// NOISYBTLS, params.rho_grad0 / ls_budget0 = 90% / 10% of ρ_iter, a large ε target and
+/// max_iterations = T.
 /// @param P problem @param prm hyper-parameters @param stream (seed, stream) of the run
 /// @param mode accounting of calls sharing a sample (default joint, sound)
 /// @return final iterate, counts, steps, ledger, spent RDP and certified (ε, δ)
 /// @throws std::domain_error for invalid parameters
-/// @spec LS.ALG2 LS.ALG3 LS.EQ7 LS.BLGD LS.THM4
-template <real_scalar Real>
-result<Real> dp_blsgd(const problems::linear_erm<Real>& P, const params<Real>& prm,
-                      const philox_stream& stream,
+/// @spec LS.ALG2 LS.ALG3 LS.EQ7 LS.BLGD LS.THM4 LS.MLP
+template <real_scalar Real, linesearch_problem<Real> Problem>
+result<Real> dp_blsgd(const Problem& P, const params<Real>& prm, const philox_stream& stream,
                       batch_accounting mode = batch_accounting::joint) {
   prm.validate();
   using std::sqrt;
@@ -174,12 +176,19 @@ result<Real> dp_blsgd(const problems::linear_erm<Real>& P, const params<Real>& p
   const Eigen::Index n = P.size(), d = P.dimension();
   const Real nbar = prm.q * Real(static_cast<long long>(n));  // public normaliser q·n
   const Real eps_iter = prm.eps / prm.eps_iter_divisor;       // §5.4
-  Real rho_grad = eps_iter * eps_iter / 2;                    // ρ_grad = ε_iter²/2
-  Real ls_budget = prm.btls.noise == btls_noise::laplace ? eps_iter : Real(eps_iter * eps_iter / 2);
+  // ρ_grad = ε_iter²/2, ε_BT = ε_iter or ρ_BT = ε_iter²/2 (§5.4) unless given (§5.7)
+  Real rho_grad = prm.rho_grad0 > Real(0) ? prm.rho_grad0 : Real(eps_iter * eps_iter / 2);
+  Real ls_budget = prm.ls_budget0 > Real(0)                ? prm.ls_budget0
+                   : prm.btls.noise == btls_noise::laplace ? eps_iter
+                                                           : Real(eps_iter * eps_iter / 2);
   Real C_grad = prm.C_grad, C_obj = prm.C_obj;
   Real theta_bar = boost::math::constants::half_pi<Real>();  // θ̄ ← 90° (line 2)
   step_memory<Real> mem(prm.eta0, prm.tau, prm.varsigma);
-  vector<Real> w = vector<Real>::Zero(d), g(d), g2(d), g_prev;
+  if (prm.w0.size() != 0 && prm.w0.size() != d)
+    fail_argument("dpref::linesearch::dp_blsgd", "params.w0.size()", "0 or the dimension",
+                  prm.w0.size());
+  vector<Real> w = prm.w0.size() != 0 ? prm.w0 : vector<Real>(vector<Real>::Zero(d)), g(d), g2(d),
+               g_prev;
   bool have_prev = false;
   std::vector<Eigen::Index> batch, batch2;
   const Real max_it_r = Real(prm.btls.max_it);
@@ -231,7 +240,7 @@ result<Real> dp_blsgd(const problems::linear_erm<Real>& P, const params<Real>& p
                {{"budget", ls_budget}, {"C_obj", C_obj}, {"q", prm.q}, {"max_it", max_it_r}}, linc,
                lnext.key);  // line 11
         bs = lnext;
-        const problems::line_evaluator<Real> line(P, batch, w, g);
+        const auto line = make_line(P, std::span<const Eigen::Index>(batch), w, g);
         const Real f0 = line.clipped_sum(Real(0), C_obj);
         const Real armijo =
             prm.btls.alpha * (prm.armijo_mean_scaling ? nbar : Real(1)) * line.g_squared();
@@ -252,6 +261,7 @@ result<Real> dp_blsgd(const problems::linear_erm<Real>& P, const params<Real>& p
           res.steps.push_back(eta);
           ++res.calls.updates;
           if (prm.trace) res.trace.push_back(P.value(w));
+          if (prm.observer) prm.observer(res.calls.iterations, w);
           break;
         }
         if (prm.increase == budget_increase::cheb) {  // lines 15–17: CHEB (Algorithm 3)

@@ -1,0 +1,526 @@
+// Unit tests of the §5.7 MLP (spec/linesearch.md, section "MLP (§5.7)"): the one-hidden-layer
+// network's values and per-example gradients against an independent loop implementation and
+// central differences at 50 digits, the clipped gradient sum (norm identity + GEMM) against
+// explicit per-example clipping, the line evaluator, the IDX loader, and DP-BLSGD / DP-SGD on
+// the MLP in the §5.7 configuration. Deterministic (fixed seeds); no statistical assertions.
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <filesystem>
+#include <fstream>
+#include <numeric>
+#include <stdexcept>
+#include <vector>
+
+#include "dpref/accounting/accounting.hpp"
+#include "dpref/algorithms/linesearch/linesearch.hpp"
+#include "dpref/problems/clipping.hpp"
+#include "dpref/problems/mlp.hpp"
+#include "dpref/random/uniform.hpp"
+
+namespace {
+
+using namespace dpref;
+namespace ls = dpref::linesearch;
+using problems::mlp_classifier;
+
+constexpr int kD = 3, kH = 4, kK = 3, kN = 7;
+
+// Tiny data set (d = 3, K = 3), inputs in [−1, 1].
+template <real_scalar Real>
+mlp_classifier<Real> tiny(Real mu = Real(1) / 1000) {
+  philox_stream s(11, 1);
+  matrix<Real> X(kD, kN);
+  std::vector<int> y(kN);
+  for (int i = 0; i < kN; ++i) {
+    for (int j = 0; j < kD; ++j) X(j, i) = Real(2) * uniform01<Real>(s) - Real(1);
+    y[static_cast<std::size_t>(i)] = i % kK;
+  }
+  return mlp_classifier<Real>(X, y, kH, kK, mu);
+}
+
+// A parameter vector with weights of size ~scale (random signs), in Real.
+template <real_scalar Real>
+vector<Real> params_of(Eigen::Index p, std::uint64_t seed, double scale) {
+  philox_stream s(seed, 2);
+  vector<Real> w(p);
+  for (Eigen::Index j = 0; j < p; ++j)
+    w[j] = Real(scale) * (Real(2) * uniform01<Real>(s) - Real(1));
+  return w;
+}
+
+// Independent per-example value and gradient by explicit loops over the documented layout
+// [W1 (h×d col-major) | b1 | W2 (K×h col-major) | b2] (no Eigen products, no norm identity).
+template <real_scalar Real>
+struct explicit_net {
+  int d, h, K;
+  Real mu;
+  Real W1(const vector<Real>& w, int r, int c) const { return w[c * h + r]; }
+  Real b1(const vector<Real>& w, int r) const { return w[h * d + r]; }
+  Real W2(const vector<Real>& w, int k, int r) const { return w[h * d + h + r * K + k]; }
+  Real b2(const vector<Real>& w, int k) const { return w[h * d + h + K * h + k]; }
+
+  void forward(const vector<Real>& w, const vector<Real>& x, std::vector<Real>& z1,
+               std::vector<Real>& a1, std::vector<Real>& z2) const {
+    z1.assign(static_cast<std::size_t>(h), Real(0));
+    a1.assign(static_cast<std::size_t>(h), Real(0));
+    z2.assign(static_cast<std::size_t>(K), Real(0));
+    for (int r = 0; r < h; ++r) {
+      Real t = b1(w, r);
+      for (int c = 0; c < d; ++c) t += W1(w, r, c) * x[c];
+      z1[static_cast<std::size_t>(r)] = t;
+      a1[static_cast<std::size_t>(r)] = t > Real(0) ? t : Real(0);
+    }
+    for (int k = 0; k < K; ++k) {
+      Real t = b2(w, k);
+      for (int r = 0; r < h; ++r) t += W2(w, k, r) * a1[static_cast<std::size_t>(r)];
+      z2[static_cast<std::size_t>(k)] = t;
+    }
+  }
+  Real value(const vector<Real>& w, const vector<Real>& x, int y) const {
+    using std::exp;
+    using std::log;
+    std::vector<Real> z1, a1, z2;
+    forward(w, x, z1, a1, z2);
+    Real s(0);
+    for (const Real& z : z2) s += exp(z);
+    return log(s) - z2[static_cast<std::size_t>(y)] + mu * w.squaredNorm() / 2;
+  }
+  vector<Real> gradient(const vector<Real>& w, const vector<Real>& x, int y) const {
+    using std::exp;
+    std::vector<Real> z1, a1, z2;
+    forward(w, x, z1, a1, z2);
+    Real s(0);
+    for (const Real& z : z2) s += exp(z);
+    std::vector<Real> d2(static_cast<std::size_t>(K)), d1(static_cast<std::size_t>(h));
+    for (int k = 0; k < K; ++k)
+      d2[static_cast<std::size_t>(k)] =
+          exp(z2[static_cast<std::size_t>(k)]) / s - (k == y ? Real(1) : Real(0));
+    for (int r = 0; r < h; ++r) {
+      Real t(0);
+      for (int k = 0; k < K; ++k) t += W2(w, k, r) * d2[static_cast<std::size_t>(k)];
+      d1[static_cast<std::size_t>(r)] = z1[static_cast<std::size_t>(r)] > Real(0) ? t : Real(0);
+    }
+    vector<Real> g(w.size());
+    for (int c = 0; c < d; ++c)
+      for (int r = 0; r < h; ++r) g[c * h + r] = d1[static_cast<std::size_t>(r)] * x[c];
+    for (int r = 0; r < h; ++r) g[h * d + r] = d1[static_cast<std::size_t>(r)];
+    for (int r = 0; r < h; ++r)
+      for (int k = 0; k < K; ++k)
+        g[h * d + h + r * K + k] =
+            d2[static_cast<std::size_t>(k)] * a1[static_cast<std::size_t>(r)];
+    for (int k = 0; k < K; ++k) g[h * d + h + K * h + k] = d2[static_cast<std::size_t>(k)];
+    return g + mu * w;
+  }
+};
+
+template <real_scalar Real>
+explicit_net<Real> reference(const mlp_classifier<Real>& P) {
+  return {static_cast<int>(P.input_dimension()), static_cast<int>(P.hidden()), P.classes(), P.mu()};
+}
+
+std::vector<Eigen::Index> all_indices(Eigen::Index n) {
+  std::vector<Eigen::Index> v(static_cast<std::size_t>(n));
+  std::iota(v.begin(), v.end(), Eigen::Index(0));
+  return v;
+}
+
+template <real_scalar Real>
+Real rel_err(const vector<Real>& a, const vector<Real>& b) {
+  return Real((a - b).norm() / (Real(1) + b.norm()));
+}
+
+// ------------------------------------------------------------------------------ LS.MLP
+
+TEST(LS_MLP, ShapesAndLayout) {
+  const auto P = tiny<double>();
+  EXPECT_EQ(P.dimension(), kH * kD + kH + kK * kH + kK);
+  EXPECT_EQ(P.size(), kN);
+  vector<double> w = vector<double>::LinSpaced(P.dimension(), 0, double(P.dimension() - 1));
+  EXPECT_EQ(P.W1(w)(1, 2), w[2 * kH + 1]);
+  EXPECT_EQ(P.b1(w)[3], w[kH * kD + 3]);
+  EXPECT_EQ(P.W2(w)(2, 1), w[kH * kD + kH + 1 * kK + 2]);
+  EXPECT_EQ(P.b2(w)[0], w[kH * kD + kH + kK * kH]);
+}
+
+// The explicit loop gradient equals central differences of the class's f_i at 50 digits
+// (h = 1e-15: truncation ~1e-30, rounding ~1e-35), and the class's f_i equals the loop value.
+TEST(LS_MLP, GradientMatchesCentralDifferencesMp50) {
+  const auto P = tiny<mp50>();
+  const auto R = reference(P);
+  const vector<mp50> w = params_of<mp50>(P.dimension(), 3, 0.8);
+  const mp50 h("1e-15");
+  for (Eigen::Index i = 0; i < P.size(); ++i) {
+    const vector<mp50> x = P.features().col(i);
+    const int y = P.labels()[static_cast<std::size_t>(i)];
+    EXPECT_LT(abs(P.example_value(w, i) - R.value(w, x, y)), mp50("1e-45"));
+    const vector<mp50> g = R.gradient(w, x, y);
+    for (Eigen::Index j = 0; j < w.size(); ++j) {
+      vector<mp50> wp = w, wm = w;
+      wp[j] += h;
+      wm[j] -= h;
+      const mp50 fd = (P.example_value(wp, i) - P.example_value(wm, i)) / (2 * h);
+      EXPECT_LT(abs(fd - g[j]), mp50("1e-25")) << "i=" << i << " j=" << j;
+    }
+  }
+}
+
+TEST(LS_MLP, ValueAndAccuracy) {
+  const auto P = tiny<double>();
+  const auto R = reference(P);
+  const vector<double> w = params_of<double>(P.dimension(), 4, 1.0);
+  double s = 0;
+  long long ok = 0;
+  for (Eigen::Index i = 0; i < P.size(); ++i) {
+    const int y = P.labels()[static_cast<std::size_t>(i)];
+    s += R.value(w, P.features().col(i), y);
+    std::vector<double> z1, a1, z2;
+    R.forward(w, P.features().col(i), z1, a1, z2);
+    int arg = 0;
+    for (int k = 1; k < kK; ++k)
+      if (z2[static_cast<std::size_t>(k)] > z2[static_cast<std::size_t>(arg)]) arg = k;
+    ok += arg == y;
+  }
+  EXPECT_NEAR(P.value(w), s / kN, 1e-14);
+  EXPECT_DOUBLE_EQ(P.accuracy(w), double(ok) / kN);
+  EXPECT_GT(P.value(w), 0.0);  // f >= 0 (LS-E2)
+}
+
+// mlp_line_evaluator(η) = clipped_value_sum(w − ηg) (the NOISYBTLS query path).
+TEST(LS_MLP, LineEvaluatorMatchesDirect) {
+  const auto P = tiny<double>();
+  const vector<double> w = params_of<double>(P.dimension(), 5, 1.0);
+  const vector<double> g = params_of<double>(P.dimension(), 6, 0.5);
+  const std::vector<Eigen::Index> batch = {0, 2, 3, 6};
+  const auto line = problems::make_line(P, batch, w, g);
+  EXPECT_NEAR(line.g_squared(), g.squaredNorm(), 1e-15);
+  int clipped = 0;
+  for (const double eta : {0.0, 0.1, 0.7, 2.0, 5.0})
+    for (const double C_obj : {0.8, 1.5, 100.0}) {
+      const vector<double> we = w - eta * g;
+      const double direct = P.clipped_value_sum(we, batch, C_obj);
+      EXPECT_NEAR(line.clipped_sum(eta, C_obj), direct, 1e-12 * (1 + direct));
+      for (const auto i : batch) clipped += P.example_value(we, i) > C_obj;
+    }
+  EXPECT_GT(clipped, 0);  // the objective clipping was exercised
+}
+
+TEST(LS_MLP, InitialPointIsDeterministicAndBounded) {
+  const auto P = tiny<double>();
+  philox_stream a(1, 2), b(1, 2), c(2, 2);
+  const vector<double> wa = P.initial_point(a), wb = P.initial_point(b), wc = P.initial_point(c);
+  EXPECT_EQ(wa, wb);
+  EXPECT_NE(wa, wc);
+  for (Eigen::Index j = 0; j < wa.size(); ++j)
+    EXPECT_LE(std::abs(wa[j]),
+              j < P.off_W2() ? 1 / std::sqrt(double(kD)) : 1 / std::sqrt(double(kH)));
+}
+
+TEST(LS_MLP, RejectsInvalidInput) {
+  matrix<double> X = matrix<double>::Zero(2, 3);
+  EXPECT_THROW(mlp_classifier<double>(X, {0, 1}, 4, 3), std::invalid_argument);
+  EXPECT_THROW(mlp_classifier<double>(X, {0, 1, 3}, 4, 3), std::invalid_argument);
+  EXPECT_THROW(mlp_classifier<double>(X, {0, 1, -1}, 4, 3), std::invalid_argument);
+  EXPECT_THROW(mlp_classifier<double>(X, {0, 1, 2}, 0, 3), std::domain_error);
+  EXPECT_THROW(mlp_classifier<double>(X, {0, 0, 0}, 4, 1), std::domain_error);
+  EXPECT_THROW(mlp_classifier<double>(X, {0, 1, 2}, 4, 3, -1.0), std::domain_error);
+  X(0, 0) = std::nan("");
+  EXPECT_THROW(mlp_classifier<double>(X, {0, 1, 2}, 4, 3), std::domain_error);
+  const auto P = tiny<double>();
+  vector<double> w = vector<double>::Zero(P.dimension()), out;
+  const std::vector<Eigen::Index> b = {0};
+  EXPECT_THROW(P.clipped_gradient_sum(w, b, 0.0, out), std::domain_error);
+  EXPECT_THROW((void)P.clipped_value_sum(w, b, 0.0), std::domain_error);
+}
+
+// ------------------------------------------------------------------------------ LS.MLP.CLIP
+
+// Σ_B clip(∇f_i, C) by the norm identity + GEMMs = Σ of explicitly clipped loop gradients, in
+// double (1e-12) and at 50 digits (1e-40), for thresholds below, between and above the norms.
+template <real_scalar Real>
+void check_clipped_sum(const Real& tol) {
+  for (const double mu : {0.0, 0.001, 0.3}) {
+    const auto P = tiny<Real>(Real(mu));
+    const auto R = reference(P);
+    const vector<Real> w = params_of<Real>(P.dimension(), 7, 1.5);
+    const auto batch = all_indices(P.size());
+    std::vector<Real> norms;
+    for (const auto i : batch)
+      norms.push_back(
+          R.gradient(w, P.features().col(i), P.labels()[static_cast<std::size_t>(i)]).norm());
+    const auto [mn, mx] = std::minmax_element(norms.begin(), norms.end());
+    for (const Real& C : {Real(*mn / 2), Real((*mn + *mx) / 2), Real(*mx * 2)}) {
+      vector<Real> got, want = vector<Real>::Zero(P.dimension());
+      P.clipped_gradient_sum(w, batch, C, got);
+      for (const auto i : batch) {
+        vector<Real> g =
+            R.gradient(w, P.features().col(i), P.labels()[static_cast<std::size_t>(i)]);
+        problems::clip_in_place(g, C);
+        want += g;
+      }
+      EXPECT_LT(rel_err(got, want), tol) << "mu=" << mu << " C=" << C;
+    }
+  }
+}
+
+TEST(LS_MLP_CLIP, ClippedSumEqualsExplicitClippingDouble) { check_clipped_sum<double>(1e-12); }
+TEST(LS_MLP_CLIP, ClippedSumEqualsExplicitClippingMp50) { check_clipped_sum<mp50>(mp50("1e-40")); }
+
+// Every per-example gradient scaled by the factor the sum uses has norm <= C (to rounding), and
+// the factor is 1 exactly when the norm is <= C.
+TEST(LS_MLP_CLIP, FactorsBoundNormsByC) {
+  const auto P = tiny<double>();
+  const auto R = reference(P);
+  const auto batch = all_indices(P.size());
+  int clipped = 0, kept = 0;
+  for (std::uint64_t seed = 1; seed <= 20; ++seed) {
+    const vector<double> w = params_of<double>(P.dimension(), seed, 0.2 * double(seed));
+    for (const double C : {0.05, 0.5, 3.0}) {
+      const auto s = P.clip_factors(w, batch, C);
+      for (std::size_t k = 0; k < batch.size(); ++k) {
+        const double n = R.gradient(w, P.features().col(batch[k]), P.labels()[k]).norm();
+        EXPECT_LE(s[k] * n, C * (1 + 1e-12));
+        if (n <= C * (1 - 1e-12)) {
+          EXPECT_EQ(s[k], 1.0);
+          ++kept;
+        } else if (n > C * (1 + 1e-12)) {
+          EXPECT_NEAR(s[k] * n, C, 1e-12 * C);
+          ++clipped;
+        }
+      }
+    }
+  }
+  EXPECT_GT(clipped, 0);
+  EXPECT_GT(kept, 0);
+}
+
+// The double and 50-digit clipped sums, values and line queries agree (same data and w).
+TEST(LS_MLP_CLIP, DoubleAgreesWithMp50) {
+  const auto Pd = tiny<double>();
+  const mlp_classifier<mp50> Pm(Pd.features().cast<mp50>(), Pd.labels(), kH, kK, mp50("0.001"));
+  const vector<double> wd = params_of<double>(Pd.dimension(), 8, 1.0);
+  const vector<mp50> wm = wd.cast<mp50>();
+  const auto batch = all_indices(Pd.size());
+  vector<double> gd;
+  vector<mp50> gm;
+  Pd.clipped_gradient_sum(wd, batch, 0.7, gd);
+  Pm.clipped_gradient_sum(wm, batch, mp50("0.7"), gm);
+  EXPECT_LT(rel_err<double>(gd, gm.cast<double>()), 1e-13);
+  EXPECT_NEAR(Pd.value(wd), static_cast<double>(Pm.value(wm)), 1e-14);
+  const auto ld = problems::make_line(Pd, batch, wd, gd);
+  const auto lm = problems::make_line(Pm, batch, wm, gm);
+  EXPECT_NEAR(ld.clipped_sum(0.3, 1.0), static_cast<double>(lm.clipped_sum(mp50("0.3"), mp50(1))),
+              1e-12);
+}
+
+// ------------------------------------------------------------------------------ LS.MLP.DATA
+
+void write_be32(std::ofstream& f, std::uint32_t v) {
+  const unsigned char b[4] = {static_cast<unsigned char>(v >> 24),
+                              static_cast<unsigned char>(v >> 16),
+                              static_cast<unsigned char>(v >> 8), static_cast<unsigned char>(v)};
+  f.write(reinterpret_cast<const char*>(b), 4);
+}
+
+// A generated 3-image 2×2 IDX pair: pixels p → 2p/255 − 1, labels kept, max_rows truncates,
+// mismatched counts and out-of-range labels are refused.
+TEST(LS_MLP_DATA, ReadsIdxAndRescales) {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::temp_directory_path() / ("dpref_ls_mlp_" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  const auto images = (dir / "img").string(), labels = (dir / "lab").string(),
+             labels2 = (dir / "lab2").string(), labels3 = (dir / "lab3").string();
+  {
+    std::ofstream f(images, std::ios::binary);
+    write_be32(f, 0x803);
+    write_be32(f, 3);
+    write_be32(f, 2);
+    write_be32(f, 2);
+    const unsigned char px[12] = {0, 255, 51, 102, 1, 2, 3, 4, 200, 100, 50, 25};
+    f.write(reinterpret_cast<const char*>(px), 12);
+    std::ofstream l(labels, std::ios::binary);
+    write_be32(l, 0x801);
+    write_be32(l, 3);
+    const unsigned char lb[3] = {9, 0, 4};
+    l.write(reinterpret_cast<const char*>(lb), 3);
+    std::ofstream l2(labels2, std::ios::binary);
+    write_be32(l2, 0x801);
+    write_be32(l2, 2);
+    l2.write(reinterpret_cast<const char*>(lb), 2);
+    std::ofstream l3(labels3, std::ios::binary);
+    write_be32(l3, 0x801);
+    write_be32(l3, 3);
+    const unsigned char lb3[3] = {1, 10, 2};
+    l3.write(reinterpret_cast<const char*>(lb3), 3);
+  }
+  const auto P = problems::mlp_from_idx<double>(images, labels, 5);
+  ASSERT_EQ(P.size(), 3);
+  ASSERT_EQ(P.input_dimension(), 4);
+  EXPECT_EQ(P.features()(0, 0), -1.0);
+  EXPECT_EQ(P.features()(1, 0), 1.0);
+  EXPECT_NEAR(P.features()(2, 0), -0.6, 1e-15);
+  EXPECT_NEAR(P.features()(0, 2), 2 * 200 / 255.0 - 1, 1e-15);
+  EXPECT_EQ(P.labels(), (std::vector<int>{9, 0, 4}));
+  const auto Q = problems::mlp_from_idx<double>(images, labels, 5, 2);
+  EXPECT_EQ(Q.size(), 2);
+  EXPECT_EQ(Q.features(), P.features().leftCols(2));
+  EXPECT_THROW(problems::mlp_from_idx<double>(images, labels2, 5), std::invalid_argument);
+  EXPECT_THROW(problems::mlp_from_idx<double>(images, labels3, 5), std::invalid_argument);
+  EXPECT_THROW(problems::mlp_from_idx<double>((dir / "none").string(), labels, 5),
+               std::invalid_argument);
+  fs::remove_all(dir);
+}
+
+// ------------------------------------------------------------------------------ LS.MLP.RUN
+
+// Three Gaussian-free clusters in [−1, 1]^4 (learnable), n = 400.
+mlp_classifier<double> clusters(Eigen::Index n = 400, Eigen::Index hidden = 8) {
+  philox_stream s(21, 3);
+  matrix<double> X(4, n);
+  std::vector<int> y(static_cast<std::size_t>(n));
+  const double centre[3][4] = {
+      {0.6, -0.5, 0.2, 0.0}, {-0.6, 0.4, -0.3, 0.2}, {0.0, 0.1, 0.6, -0.6}};
+  for (Eigen::Index i = 0; i < n; ++i) {
+    const int c = static_cast<int>(i % 3);
+    y[static_cast<std::size_t>(i)] = c;
+    for (int j = 0; j < 4; ++j) X(j, i) = centre[c][j] + 0.6 * (uniform01<double>(s) - 0.5);
+  }
+  return mlp_classifier<double>(X, y, hidden, 3);
+}
+
+// §5.7 configuration: Gaussian NOISYBTLS with the β^max_it·η0 fallback, 90% / 10% of ρ_iter,
+// no halting (large ε target), T iterations.
+ls::params<double> section57(const mlp_classifier<double>& P, double rho_iter, long long T) {
+  ls::params<double> p;
+  p.eps = 1e6;
+  p.max_order = 64;
+  p.q = 0.1;
+  p.C_grad = 3;
+  p.C_obj = 3;
+  p.btls.alpha = 0.001;
+  p.btls.beta = 0.8;
+  p.btls.noise = ls::btls_noise::gaussian;
+  p.btls.fallback_min_step = true;
+  p.strategy = ls::budget_strategy::none;
+  p.rho_grad0 = 0.9 * rho_iter;
+  p.ls_budget0 = 0.1 * rho_iter;
+  p.max_iterations = T;
+  philox_stream init(5, 9);
+  p.w0 = P.initial_point(init);
+  return p;
+}
+
+TEST(LS_MLP_RUN, Section57RunIsFixedLengthWithoutBudgetIncrease) {
+  const auto P = clusters();
+  auto p = section57(P, 0.5, 40);
+  std::vector<long long> seen;
+  p.observer = [&](long long t, const vector<double>& w) {
+    seen.push_back(t);
+    EXPECT_EQ(w.size(), P.dimension());
+  };
+  const auto r = ls::dp_blsgd(P, p, philox_stream(3));
+  EXPECT_EQ(r.status, ls::run_status::iteration_cap);
+  EXPECT_EQ(r.calls.iterations, 40);
+  EXPECT_EQ(r.calls.updates, 40);  // the fallback never returns 0 ...
+  EXPECT_EQ(r.calls.line_searches, 40);
+  EXPECT_EQ(r.calls.cheb, 0);  // ... so CHEB never runs
+  EXPECT_EQ(r.calls.gradients, 40);
+  EXPECT_EQ(r.final_rho_grad, 0.45);
+  EXPECT_EQ(r.final_ls_budget, 0.05);
+  ASSERT_EQ(seen.size(), 40u);
+  for (std::size_t k = 0; k < seen.size(); ++k) EXPECT_EQ(seen[k], static_cast<long long>(k + 1));
+  ASSERT_EQ(r.steps.size(), 40u);
+  for (const double e : r.steps) {
+    EXPECT_GT(e, 0.0);
+    EXPECT_LE(e, 1.0);
+  }
+  EXPECT_GT(r.guarantee.eps, 0.0);
+  EXPECT_TRUE(std::isfinite(r.guarantee.eps));
+  // The observer does not change the run; w0 is used (another w0 gives another result).
+  auto q = section57(P, 0.5, 40);
+  const auto r2 = ls::dp_blsgd(P, q, philox_stream(3));
+  EXPECT_EQ(r2.w, r.w);
+  q.w0 *= 0.5;
+  EXPECT_NE(ls::dp_blsgd(P, q, philox_stream(3)).w, r.w);
+}
+
+// Paper accounting (Theorem 3: ρ_BT gives (α, αρ_BT)): each DP-BLSGD iteration costs the Lemma 4
+// amplification of α(0.9ρ + 0.1ρ) = αρ_iter, exactly DP-SGD's base cost; the proven SVT bound
+// (LS-E1) costs strictly more at every order; DP-SGD's exact (MTZ) accounting is <= Lemma 4.
+TEST(LS_MLP_RUN, SamePerIterationRdpAsDpSgd) {
+  const auto P = clusters();
+  const double rho = 0.5;
+  const long long T = 25;
+  auto p = section57(P, rho, T);
+  p.svt_bound = accounting::svt_bound::paper_eq4_5;
+  const auto paper = ls::dp_blsgd(P, p, philox_stream(4));
+  p.svt_bound = accounting::svt_bound::proven;
+  const auto proven = ls::dp_blsgd(P, p, philox_stream(4));
+  EXPECT_EQ(paper.w, proven.w);  // accounting does not change the path (no halting)
+  const auto orders = accounting::integer_orders<double>(2, 64);
+  accounting::rdp_curve<double> base{orders, {}};
+  for (const double a : orders) base.eps.push_back(a * rho);
+  const auto want =
+      accounting::compose_rdp_steps(accounting::poisson_subsampled_rdp_zw(base, 0.1), T);
+  ls::dp_sgd_params<double> sp;
+  sp.max_order = 64;
+  sp.q = 0.1;
+  sp.T = T;
+  sp.noise_multiplier = 1 / std::sqrt(2 * rho);
+  sp.w0 = p.w0;
+  const auto sgd = ls::dp_sgd(P, sp, philox_stream(4));
+  ASSERT_EQ(paper.spent.eps.size(), want.eps.size());
+  for (std::size_t k = 0; k < want.eps.size(); ++k) {
+    EXPECT_NEAR(paper.spent.eps[k], want.eps[k], 1e-9 * want.eps[k]) << "order " << orders[k];
+    EXPECT_GT(proven.spent.eps[k], paper.spent.eps[k]);
+    EXPECT_LE(sgd.spent.eps[k], want.eps[k] * (1 + 1e-12));
+  }
+}
+
+// With a generous budget both algorithms learn the clusters from the same w0 (objective below
+// F(w0), accuracy well above 1/3); DP-SGD calls the observer after every step.
+TEST(LS_MLP_RUN, BothAlgorithmsLearn) {
+  const auto P = clusters();
+  auto p = section57(P, 50.0, 60);
+  const double f0 = P.value(p.w0);
+  const auto b = ls::dp_blsgd(P, p, philox_stream(6));
+  ls::dp_sgd_params<double> sp;
+  sp.max_order = 64;
+  sp.q = 0.1;
+  sp.T = 60;
+  sp.eta = 0.5;
+  sp.noise_multiplier = 0.1;
+  sp.w0 = p.w0;
+  long long calls = 0;
+  sp.observer = [&](long long t, const vector<double>&) { EXPECT_EQ(t, ++calls); };
+  const auto s = ls::dp_sgd(P, sp, philox_stream(6));
+  EXPECT_EQ(calls, 60);
+  EXPECT_LT(P.value(b.w), 0.8 * f0);
+  EXPECT_LT(P.value(s.w), 0.8 * f0);
+  EXPECT_GT(P.accuracy(b.w), 0.8);
+  EXPECT_GT(P.accuracy(s.w), 0.8);
+}
+
+TEST(LS_MLP_RUN, RejectsBadStartAndBudgets) {
+  const auto P = clusters(30, 2);
+  auto p = section57(P, 0.5, 3);
+  p.w0 = vector<double>::Zero(5);
+  EXPECT_THROW(ls::dp_blsgd(P, p, philox_stream(1)), std::invalid_argument);
+  ls::dp_sgd_params<double> sp;
+  sp.w0 = p.w0;
+  sp.noise_multiplier = 1;
+  sp.T = 2;
+  EXPECT_THROW(ls::dp_sgd(P, sp, philox_stream(1)), std::invalid_argument);
+  p = section57(P, 0.5, 3);
+  p.rho_grad0 = -1;
+  EXPECT_THROW(ls::dp_blsgd(P, p, philox_stream(1)), std::domain_error);
+  p = section57(P, 0.5, 3);
+  p.ls_budget0 = -1;
+  EXPECT_THROW(ls::dp_blsgd(P, p, philox_stream(1)), std::domain_error);
+}
+
+}  // namespace
