@@ -405,13 +405,7 @@ void run_study(const study_options& o, const std::vector<int>& figures) {
     else
       throw std::invalid_argument("dpref accel study: --figures entries must be 1, 2 or 3");
   }
-  if (o.out.empty()) {
-    std::cout << out.dump(1) << "\n";
-  } else {
-    std::ofstream f(o.out);
-    if (!f) throw std::invalid_argument("dpref accel study: cannot write --out '" + o.out + "'");
-    f << out.dump(1) << "\n";
-  }
+  write_json_output(out, o.out, "dpref accel study");
   if (!o.png_dir.empty()) plot_study(o);
 }
 

@@ -25,6 +25,7 @@
 #include "dpref/algorithms/ev/sensitivity.hpp"
 #include "dpref/algorithms/ev/study.hpp"
 #include "dpref/bounds/ev_bounds.hpp"
+#include "json_format.hpp"
 
 namespace dpref::cli {
 namespace {
@@ -417,10 +418,7 @@ json run_units(const ev_study_options& o, const vector<double>& d, const std::st
 void plot_study(const ev_study_options& o) {
   const std::string script =
       o.script.empty() ? shipped_file("scripts/ev_study_plots.py", "--script") : o.script;
-  const std::string cmd = o.python + " '" + script + "' '" + o.out + "' '" + o.png_dir + "'";
-  if (std::system(cmd.c_str()) != 0)
-    throw std::runtime_error("dpref ev study: plotting failed: " + cmd +
-                             " (is python3-matplotlib installed?)");
+  run_plot_script(o.python, script, o.out, o.png_dir, "dpref ev study");
 }
 
 void run_study_command(const ev_study_options& o) {
@@ -465,13 +463,7 @@ void run_study_command(const ev_study_options& o) {
                                                               ev::sensitivity_bound::tight)}};
   for (const auto& u : o.units) out["units"][u] = run_units(o, d, u, figs);
   out["seconds"] = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  if (o.out.empty()) {
-    std::cout << out.dump(1) << "\n";
-  } else {
-    std::ofstream f(o.out);
-    if (!f) throw std::invalid_argument("dpref ev study: cannot write --out '" + o.out + "'");
-    f << out.dump(1) << "\n";
-  }
+  write_json_output(out, o.out, "dpref ev study");
   if (!o.png_dir.empty()) plot_study(o);
 }
 

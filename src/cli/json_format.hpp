@@ -1,8 +1,14 @@
-// JSON output of scalars shared by the CLI subcommands: double as a JSON number (17 significant
-// digits round-trip), every other scalar as a decimal string carrying all its digits.
+// JSON output shared by the CLI subcommands: scalars (double as a JSON number, 17 significant
+// digits round-trip; every other scalar as a decimal string carrying all its digits), vectors,
+// ledgers, and the studies' "write the JSON, then run the plotting script" step.
 #pragma once
 
+#include <cstdlib>
+#include <fstream>
+#include <iostream>
 #include <nlohmann/json.hpp>
+#include <stdexcept>
+#include <string>
 #include <type_traits>
 
 #include "dpref/accounting/ledger.hpp"
@@ -38,6 +44,31 @@ nlohmann::json ledger_json(const accounting::privacy_ledger<Real>& l) {
   }
   const auto t = l.total(Real(0));
   return {{"events", ev}, {"total_eps", num(t.eps)}, {"total_delta", num(t.delta)}};
+}
+
+/// Writes j (indent 1) to `path`, or to stdout if `path` is empty.
+/// @param who the command, for the message (e.g. "dpref ev study")
+/// @throws std::invalid_argument naming --out if the file cannot be written
+inline void write_json_output(const nlohmann::json& j, const std::string& path,
+                              const std::string& who) {
+  if (path.empty()) {
+    std::cout << j.dump(1) << "\n";
+    return;
+  }
+  std::ofstream f(path);
+  if (!f) throw std::invalid_argument(who + ": cannot write --out '" + path + "'");
+  f << j.dump(1) << "\n";
+}
+
+/// Runs `python 'script' 'json_path' 'png_dir'` (a study's plots).
+/// @throws std::runtime_error naming the command if it fails
+inline void run_plot_script(const std::string& python, const std::string& script,
+                            const std::string& json_path, const std::string& png_dir,
+                            const std::string& who) {
+  const std::string cmd = python + " '" + script + "' '" + json_path + "' '" + png_dir + "'";
+  if (std::system(cmd.c_str()) != 0)
+    throw std::runtime_error(who + ": plotting failed: " + cmd +
+                             " (is python3-matplotlib installed?)");
 }
 
 }  // namespace dpref::cli

@@ -483,20 +483,9 @@ void run_study(const study_options& o) {
     ds.push_back(d);
   }
   out["datasets"] = ds;
-  if (o.out.empty()) {
-    std::cout << out.dump(1) << "\n";
-  } else {
-    std::ofstream f(o.out);
-    if (!f)
-      throw std::invalid_argument("dpref linesearch study: cannot write --out '" + o.out + "'");
-    f << out.dump(1) << "\n";
-  }
-  if (!o.png_dir.empty()) {
-    const std::string cmd =
-        o.python + " '" + o.plot_script + "' '" + o.out + "' '" + o.png_dir + "'";
-    if (std::system(cmd.c_str()) != 0)
-      throw std::runtime_error("dpref linesearch study: plotting failed: " + cmd);
-  }
+  write_json_output(out, o.out, "dpref linesearch study");
+  if (!o.png_dir.empty())
+    run_plot_script(o.python, o.plot_script, o.out, o.png_dir, "dpref linesearch study");
 }
 
 void add_common(CLI::App* c, common_options& o) {

@@ -25,6 +25,7 @@
 #include "dpref/algorithms/linesearch/linesearch.hpp"
 #include "dpref/problems/mlp.hpp"
 #include "dpref/random/uniform.hpp"
+#include "json_format.hpp"
 
 namespace dpref::cli {
 
@@ -319,19 +320,9 @@ void run_mlp(const mlp_options& o) {
   for (const auto& a : split_list(o.algorithms))
     runs.push_back(run_one(a, o, train, objective_set, test, w0, rho_iter));
   out["runs"] = runs;
-  if (o.out.empty()) {
-    std::cout << out.dump(1) << "\n";
-  } else {
-    std::ofstream f(o.out);
-    if (!f) throw std::invalid_argument("dpref linesearch mlp: cannot write --out '" + o.out + "'");
-    f << out.dump(1) << "\n";
-  }
-  if (!o.png_dir.empty()) {
-    const std::string cmd =
-        o.python + " '" + o.plot_script + "' '" + o.out + "' '" + o.png_dir + "'";
-    if (std::system(cmd.c_str()) != 0)
-      throw std::runtime_error("dpref linesearch mlp: plotting failed: " + cmd);
-  }
+  write_json_output(out, o.out, "dpref linesearch mlp");
+  if (!o.png_dir.empty())
+    run_plot_script(o.python, o.plot_script, o.out, o.png_dir, "dpref linesearch mlp");
 }
 
 }  // namespace

@@ -354,19 +354,10 @@ void run_study(const pwa_study_options& o) {
     else
       throw std::invalid_argument("dpref pwa study: --figures entries must be 1, 2, 3 or 4");
   }
-  if (o.out.empty()) {
-    std::cout << out.dump(1) << "\n";
-  } else {
-    std::ofstream f(o.out);
-    if (!f) throw std::invalid_argument("dpref pwa study: cannot write --out '" + o.out + "'");
-    f << out.dump(1) << "\n";
-  }
-  if (!o.png_dir.empty()) {
-    const std::string script = o.plot_script.empty() ? default_plot_script() : o.plot_script;
-    const std::string cmd = o.python + " '" + script + "' '" + o.out + "' '" + o.png_dir + "'";
-    if (std::system(cmd.c_str()) != 0)
-      throw std::runtime_error("dpref pwa study: plotting failed: " + cmd);
-  }
+  write_json_output(out, o.out, "dpref pwa study");
+  if (!o.png_dir.empty())
+    run_plot_script(o.python, o.plot_script.empty() ? default_plot_script() : o.plot_script, o.out,
+                    o.png_dir, "dpref pwa study");
 }
 
 }  // namespace
