@@ -6,7 +6,7 @@
 
 #include <vector>
 
-#include "dpref/algorithms/accel/accel.hpp"
+#include "dpref/accel/accel.hpp"
 #include "dpref/problems/logistic_kernel.hpp"
 
 namespace {

@@ -7,16 +7,15 @@
 
 #include <vector>
 
-#include "dpref/algorithms/dda/dp_dda.hpp"
+#include "dpref/dda/dp_dda.hpp"
+#include "dpref/dda/problem.hpp"
 #include "dpref/network/gossip.hpp"
-#include "dpref/problems/dda_erm.hpp"
 #include "dpref/random/fast.hpp"
 #include "dpref/random/secure/uniform_int.hpp"
 
 namespace dpref {
 namespace {
 
-namespace alg = algorithms::dda;
 namespace pr = problems;
 
 matrix<double> dense_records(long long N, int d, std::uint64_t seed) {
@@ -24,7 +23,7 @@ matrix<double> dense_records(long long N, int d, std::uint64_t seed) {
   matrix<double> X(d, N);
   for (long long j = 0; j < N; ++j)
     for (int k = 0; k < d; ++k) X(k, j) = fast::gaussian(s, 1.0);
-  pr::clip_columns_to_unit_norm<double>(X);
+  dda::clip_columns_to_unit_norm<double>(X);
   return X;
 }
 
@@ -34,11 +33,11 @@ vector<double> labels(long long N) {
   return y;
 }
 
-alg::dda_params<double> params(long long T, unsigned threads) {
-  alg::dda_params<double> p;
+dda::params<double> params(long long T, unsigned threads) {
+  dda::params<double> p;
   p.iterations = T;
-  p.a = alg::weight_schedule::linear;
-  p.g = alg::gamma_schedule::constant;
+  p.a = dda::weight_schedule::linear;
+  p.g = dda::gamma_schedule::constant;
   p.gamma = 20;
   p.sigma = 2;
   p.fast_noise = true;
@@ -47,14 +46,14 @@ alg::dda_params<double> params(long long T, unsigned threads) {
 }
 
 void BM_dda_dense_784(benchmark::State& state) {
-  const pr::dda_problem<double> prob(dense_records(12000, 784, 1), labels(12000), 20,
-                                     pr::regularizer<double>::l2(5e-4));
+  const dda::problem<double> prob(dense_records(12000, 784, 1), labels(12000), 20,
+                                  pr::regularizer<double>::l2(5e-4));
   const network::gossip_sampler<double> smp(network::complete_graph(20), network::activation::edges,
                                             1);
   const auto p = params(2000, 1);
   std::uint64_t seed = 1;
   for (auto _ : state)
-    benchmark::DoNotOptimize(alg::run_dp_dda(prob, smp, p, philox_stream(seed++)).x_bar);
+    benchmark::DoNotOptimize(dda::run_dp_dda(prob, smp, p, philox_stream(seed++)).x_bar);
   state.SetItemsProcessed(state.iterations() * p.iterations);  // DP-DDA iterations
 }
 BENCHMARK(BM_dda_dense_784)->Unit(benchmark::kMillisecond);
@@ -70,18 +69,18 @@ void BM_dda_sparse_1838(benchmark::State& state) {
                      static_cast<Eigen::Index>(j), 1.0 / std::sqrt(double(nnz)));
   Eigen::SparseMatrix<double> X(d, N);
   X.setFromTriplets(t.begin(), t.end());  // duplicates summed
-  pr::clip_columns_to_unit_norm<double>(X);
-  const pr::dda_problem<double, Eigen::SparseMatrix<double>> prob(
-      X, labels(N), 20, pr::regularizer<double>::l1(5e-4));
+  dda::clip_columns_to_unit_norm<double>(X);
+  const dda::problem<double, Eigen::SparseMatrix<double>> prob(X, labels(N), 20,
+                                                               pr::regularizer<double>::l1(5e-4));
   const network::gossip_sampler<double> smp(network::complete_graph(20), network::activation::edges,
                                             1);
   auto p = params(2000, 1);
-  p.a = alg::weight_schedule::constant;
-  p.g = alg::gamma_schedule::sqrt_t;
+  p.a = dda::weight_schedule::constant;
+  p.g = dda::gamma_schedule::sqrt_t;
   p.gamma = 0.01;
   std::uint64_t seed = 1;
   for (auto _ : state)
-    benchmark::DoNotOptimize(alg::run_dp_dda(prob, smp, p, philox_stream(seed++)).x_bar);
+    benchmark::DoNotOptimize(dda::run_dp_dda(prob, smp, p, philox_stream(seed++)).x_bar);
   state.SetItemsProcessed(state.iterations() * p.iterations);
 }
 BENCHMARK(BM_dda_sparse_1838)->Unit(benchmark::kMillisecond);
@@ -90,14 +89,14 @@ void BM_dda_nodes(benchmark::State& state) {
   const int n = static_cast<int>(state.range(0));
   const auto threads = static_cast<unsigned>(state.range(1));
   const long long N = 10LL * n;
-  const pr::dda_problem<double> prob(dense_records(N, 784, 3), labels(N), n,
-                                     pr::regularizer<double>::l2(5e-4));
+  const dda::problem<double> prob(dense_records(N, 784, 3), labels(N), n,
+                                  pr::regularizer<double>::l2(5e-4));
   const network::gossip_sampler<double> smp(network::complete_graph(n), network::activation::nodes,
                                             n / 10);
   const auto p = params(200, threads);
   std::uint64_t seed = 1;
   for (auto _ : state)
-    benchmark::DoNotOptimize(alg::run_dp_dda(prob, smp, p, philox_stream(seed++)).x_bar);
+    benchmark::DoNotOptimize(dda::run_dp_dda(prob, smp, p, philox_stream(seed++)).x_bar);
   state.SetItemsProcessed(state.iterations() * p.iterations);
   state.counters["nodes"] = n;
   state.counters["threads"] = threads;

@@ -4,8 +4,8 @@
 // algorithms use: −α·mean p̂ for x0 = r − α p̂ with r feasible). spec/ev.md EV.PROJ.KERNEL.
 #include <benchmark/benchmark.h>
 
-#include "dpref/algorithms/ev/data.hpp"
-#include "dpref/algorithms/ev/projection_kernel.hpp"
+#include "dpref/ev/data.hpp"
+#include "dpref/ev/projection_kernel.hpp"
 #include "dpref/geometry/capped_simplex.hpp"
 #include "dpref/random.hpp"
 

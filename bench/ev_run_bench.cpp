@@ -4,8 +4,8 @@
 // target: the n = 100,000 run under 2 s on one core.
 #include <benchmark/benchmark.h>
 
-#include "dpref/algorithms/ev/data.hpp"
-#include "dpref/algorithms/ev/private_projected_gradient.hpp"
+#include "dpref/ev/data.hpp"
+#include "dpref/ev/private_projected_gradient.hpp"
 #include "dpref/random.hpp"
 
 namespace dpref {

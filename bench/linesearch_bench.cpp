@@ -8,8 +8,8 @@
 #include <numeric>
 #include <vector>
 
-#include "dpref/algorithms/linesearch/linesearch.hpp"
 #include "dpref/io/dataset.hpp"
+#include "dpref/linesearch/linesearch.hpp"
 #include "dpref/random/uniform.hpp"
 
 namespace {

@@ -3,9 +3,9 @@
 // second of the private subgradient method (Algorithms 1–2, k = 100).
 #include <benchmark/benchmark.h>
 
-#include "dpref/algorithms/pwa/private_subgradient.hpp"
-#include "dpref/algorithms/pwa/solve.hpp"
-#include "dpref/algorithms/pwa/study.hpp"
+#include "dpref/pwa/private_subgradient.hpp"
+#include "dpref/pwa/solve.hpp"
+#include "dpref/pwa/study.hpp"
 
 namespace dpref {
 namespace {

@@ -9,9 +9,9 @@
 #include <memory>
 #include <tuple>
 
-#include "dpref/algorithms/pwa/exponential_mechanism.hpp"
-#include "dpref/algorithms/pwa/exponential_mechanism_lp.hpp"
-#include "dpref/algorithms/pwa/study.hpp"
+#include "dpref/pwa/exponential_mechanism.hpp"
+#include "dpref/pwa/exponential_mechanism_lp.hpp"
+#include "dpref/pwa/study.hpp"
 
 namespace {
 

@@ -19,7 +19,7 @@
 #include <vector>
 
 #include "commands.hpp"
-#include "dpref/algorithms/accel/accel.hpp"
+#include "dpref/accel/accel.hpp"
 #include "dpref/problems/real_logistic.hpp"
 #include "json_format.hpp"
 #include "scalar_format.hpp"
@@ -233,7 +233,7 @@ json study_figure1(const study_options& o) {
   for (int i = 1; i <= na; ++i) {
     json row = json::array();
     for (int j = 0; j < nb; ++j)
-      row.push_back(bounds::hb_rate(i / (na * L), double(j) / nb, mu, L));
+      row.push_back(accel::bounds::hb_rate(i / (na * L), double(j) / nb, mu, L));
     rho.push_back(row);
   }
   fig["rho"] = rho;
@@ -244,8 +244,8 @@ json study_figure1(const study_options& o) {
       json row = json::array();
       for (int j = 0; j < nb; ++j) {
         const double a = i / (na * L), be = double(j) / nb;
-        row.push_back(bounds::hb_rate(a, be, mu, L) < 1
-                          ? json(bounds::hb_theorem35_bound(o.T_fig1, 4.0, a, be, lam, s2))
+        row.push_back(accel::bounds::hb_rate(a, be, mu, L) < 1
+                          ? json(accel::bounds::hb_theorem35_bound(o.T_fig1, 4.0, a, be, lam, s2))
                           : json(nullptr));
       }
       b.push_back(row);
@@ -260,8 +260,8 @@ json study_figure1(const study_options& o) {
 json study_figure2(const study_options& o) {
   const double mu = 1, L = 20;
   const auto s = accel::make_masg_schedule<double>(o.T_fig2, mu, L, 1, 0, 1.0);
-  const auto w = bounds::masg_weights(s, o.T_fig2, mu, L);
-  const auto opt = accounting::accel_prop42(w.a, 1.0, 1, 1.0);
+  const auto w = accel::bounds::masg_weights(s, o.T_fig2, mu, L);
+  const auto opt = accel::prop42(w.a, 1.0, 1, 1.0);
   json fig;
   fig["description"] = "accel Figure 2: optimal b_t of DP-MASG (mu = 1, L = 20, p = 1)";
   fig["T"] = o.T_fig2;

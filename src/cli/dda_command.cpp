@@ -14,11 +14,11 @@
 #include <vector>
 
 #include "commands.hpp"
-#include "dpref/accounting/dda.hpp"
-#include "dpref/algorithms/dda/dp_dda.hpp"
+#include "dpref/dda/calibration.hpp"
+#include "dpref/dda/dp_dda.hpp"
+#include "dpref/dda/problem.hpp"
 #include "dpref/io/dataset.hpp"
 #include "dpref/network/gossip.hpp"
-#include "dpref/problems/dda_erm.hpp"
 #include "dpref/random/gaussian.hpp"
 
 namespace dpref::cli {
@@ -26,7 +26,6 @@ namespace {
 
 using json = nlohmann::json;
 namespace acc = accounting;
-namespace alg = algorithms::dda;
 namespace pr = problems;
 using sparse = Eigen::SparseMatrix<double>;
 
@@ -58,8 +57,8 @@ loaded<matrix<double>> load_fashion(const std::filesystem::path& dir, int neg, i
   };
   take("train-images-idx3-ubyte", "train-labels-idx1-ubyte", out.X, out.y);
   take("t10k-images-idx3-ubyte", "t10k-labels-idx1-ubyte", out.Xtest, out.ytest);
-  pr::clip_columns_to_unit_norm<double>(out.X);
-  pr::clip_columns_to_unit_norm<double>(out.Xtest);
+  dda::clip_columns_to_unit_norm<double>(out.X);
+  dda::clip_columns_to_unit_norm<double>(out.Xtest);
   return out;
 }
 
@@ -84,8 +83,8 @@ loaded<sparse> load_grants(const std::filesystem::path& dir) {
   out.name = "grants_other";
   pick(tr, out.X, out.y);
   pick(te, out.Xtest, out.ytest);
-  pr::clip_columns_to_unit_norm<double>(out.X);
-  pr::clip_columns_to_unit_norm<double>(out.Xtest);
+  dda::clip_columns_to_unit_norm<double>(out.X);
+  dda::clip_columns_to_unit_norm<double>(out.Xtest);
   return out;
 }
 
@@ -102,7 +101,7 @@ loaded<matrix<double>> load_synthetic(long long N, int d, std::uint64_t seed) {
       for (int k = 0; k < d; ++k)
         X(k, j) = y[j] * 0.8 / std::sqrt(double(d)) + gaussian<double>(s, 0.4);
     }
-    pr::clip_columns_to_unit_norm<double>(X);
+    dda::clip_columns_to_unit_norm<double>(X);
   };
   fill(N, out.X, out.y);
   fill(N / 5, out.Xtest, out.ytest);
@@ -148,7 +147,7 @@ network::graph make_graph(const run_options& o) {
   return network::complete_graph(o.nodes);
 }
 
-json report_json(const acc::dda_calibration_report<double>& r) {
+json report_json(const dda::calibration_report<double>& r) {
   json j{{"calibration", r.name},
          {"sigma", r.sigma},
          {"hidden_active_set", r.hidden},
@@ -165,17 +164,17 @@ json report_json(const acc::dda_calibration_report<double>& r) {
   return j;
 }
 
-acc::dda_calibration kind_of(const std::string& c) {
-  if (c == "paper") return acc::dda_calibration::paper_theorem1;
-  if (c == "sound") return acc::dda_calibration::sound_chain;
-  return acc::dda_calibration::rdp;
+dda::calibration kind_of(const std::string& c) {
+  if (c == "paper") return dda::calibration::paper_theorem1;
+  if (c == "sound") return dda::calibration::sound_chain;
+  return dda::calibration::rdp;
 }
 
 /// One run: JSON with params, privacy (all three calibrations + the one used), ledger, trace.
 template <class F>
-json run_one(const loaded<F>& data, const pr::dda_problem<double, F>& prob,
-             const pr::optimum_bracket<double>& opt, const run_options& o,
-             const std::vector<acc::dda_calibration_report<double>>* reports = nullptr) {
+json run_one(const loaded<F>& data, const dda::problem<double, F>& prob,
+             const dda::optimum_bracket<double>& opt, const run_options& o,
+             const std::vector<dda::calibration_report<double>>* reports = nullptr) {
   using clock = std::chrono::steady_clock;
   const network::graph g = make_graph(o);
   const bool node_mode = o.active > 0;
@@ -191,20 +190,20 @@ json run_one(const loaded<F>& data, const pr::dda_problem<double, F>& prob,
       o.iterations > 0
           ? o.iterations
           : static_cast<long long>(o.epochs * double(prob.used()) / double(smp.active_per_round()));
-  alg::dda_params<double> p;
+  dda::params<double> p;
   p.iterations = T;
   const bool l2 = o.reg == "l2";
   const std::string a = o.a == "auto" ? (l2 ? "t" : "1") : o.a;
   const std::string gs = o.gsched == "auto" ? (l2 ? "const" : "sqrt") : o.gsched;
-  p.a = a == "t" ? alg::weight_schedule::linear : alg::weight_schedule::constant;
+  p.a = a == "t" ? dda::weight_schedule::linear : dda::weight_schedule::constant;
   p.g = gs == "zero"
-            ? alg::gamma_schedule::zero
-            : (gs == "const" ? alg::gamma_schedule::constant : alg::gamma_schedule::sqrt_t);
+            ? dda::gamma_schedule::zero
+            : (gs == "const" ? dda::gamma_schedule::constant : dda::gamma_schedule::sqrt_t);
   p.gamma = o.gamma >= 0 ? o.gamma : (l2 ? 20.0 : 0.01);  // dda §5.2 / §5.3
   p.threads = o.threads;
   p.fast_noise = o.fast_noise;
   p.trace_every = std::max<long long>(1, T / std::max<long long>(1, o.trace_points));
-  acc::dda_privacy_setup<double> s;
+  dda::privacy_setup<double> s;
   s.lipschitz = 1;  // public: records clipped to norm 1, hinge 1-Lipschitz in the margin
   s.iota = smp.iota();
   s.q_local = prob.per_node();
@@ -216,14 +215,14 @@ json run_one(const loaded<F>& data, const pr::dda_problem<double, F>& prob,
   s.active_set_hidden = o.hidden;
   s.max_order = o.max_order;
   json out;
-  std::vector<acc::dda_calibration_report<double>> reps;
+  std::vector<dda::calibration_report<double>> reps;
   if (o.calibration != "none") {
     if (reports)
       reps = *reports;
     else
-      for (auto k : {acc::dda_calibration::paper_theorem1, acc::dda_calibration::sound_chain,
-                     acc::dda_calibration::rdp})
-        reps.push_back(acc::dda_calibrate(s, k));
+      for (auto k :
+           {dda::calibration::paper_theorem1, dda::calibration::sound_chain, dda::calibration::rdp})
+        reps.push_back(dda::calibrate(s, k));
     json all = json::array();
     for (const auto& r : reps) all.push_back(report_json(r));
     out["calibrations"] = all;
@@ -232,13 +231,13 @@ json run_one(const loaded<F>& data, const pr::dda_problem<double, F>& prob,
     out["calibration_used"] = used.name;
   }
   const auto t0 = clock::now();
-  const auto res = alg::run_dp_dda(prob, smp, p, philox_stream(o.seed, 1));
+  const auto res = dda::run_dp_dda(prob, smp, p, philox_stream(o.seed, 1));
   const double seconds = std::chrono::duration<double>(clock::now() - t0).count();
   long long maxk = 0;
   for (auto k : res.active_rounds) maxk = std::max(maxk, k);
   if (o.calibration != "none") {
     const auto& used = reps[static_cast<std::size_t>(kind_of(o.calibration))];
-    const auto led = acc::dda_ledger(s, used, o.hidden ? T : std::max<long long>(1, maxk));
+    const auto led = dda::ledger(s, used, o.hidden ? T : std::max<long long>(1, maxk));
     json ev = json::array();
     for (const auto& e : led.events()) {
       json pj;
@@ -255,7 +254,7 @@ json run_one(const loaded<F>& data, const pr::dda_problem<double, F>& prob,
     tr.push_back({{"t", sn.t},
                   {"subopt_xbar", prob.objective(sn.x_bar) - opt.upper},
                   {"subopt_ytilde", prob.objective(sn.y_tilde) - opt.upper},
-                  {"test_accuracy", pr::accuracy<double>(data.Xtest, data.ytest, sn.x_bar)},
+                  {"test_accuracy", dda::accuracy<double>(data.Xtest, data.ytest, sn.x_bar)},
                   {"consensus", sn.consensus}});
   out["command"] = "dda run";
   out["data"] = data.name;
@@ -285,21 +284,21 @@ json run_one(const loaded<F>& data, const pr::dda_problem<double, F>& prob,
   out["F_star"] = {{"upper", opt.upper}, {"lower", opt.lower}, {"epochs", opt.epochs}};
   out["final"] = {{"subopt_xbar", prob.objective(res.x_bar) - opt.upper},
                   {"subopt_ytilde", prob.objective(res.y_tilde) - opt.upper},
-                  {"test_accuracy", pr::accuracy<double>(data.Xtest, data.ytest, res.x_bar)}};
+                  {"test_accuracy", dda::accuracy<double>(data.Xtest, data.ytest, res.x_bar)}};
   out["trace"] = tr;
   out["seconds"] = seconds;
   return out;
 }
 
 template <class F>
-pr::optimum_bracket<double> optimum(const pr::dda_problem<double, F>& prob, const run_options& o) {
+dda::optimum_bracket<double> optimum(const dda::problem<double, F>& prob, const run_options& o) {
   philox_stream s(o.seed, 0xF5);
-  return pr::solve_optimum(prob, 1e-7, 3000, s, o.reg == "l1" ? 1e-5 : 0.0);
+  return dda::solve_optimum(prob, 1e-7, 3000, s, o.reg == "l1" ? 1e-5 : 0.0);
 }
 
 template <class F>
 json run_with(const loaded<F>& data, const run_options& o) {
-  const pr::dda_problem<double, F> prob(data.X, data.y, o.nodes, make_reg(o));
+  const dda::problem<double, F> prob(data.X, data.y, o.nodes, make_reg(o));
   const auto opt = optimum(prob, o);
   return run_one(data, prob, opt, o);
 }
@@ -345,7 +344,7 @@ void study_dataset(const loaded<F>& data, const study_options& so, json& runs) {
     o.seed = so.seed;
     o.hidden = so.hidden;
     o.max_order = so.max_order;
-    const pr::dda_problem<double, F> prob(data.X, data.y, o.nodes, make_reg(o));
+    const dda::problem<double, F> prob(data.X, data.y, o.nodes, make_reg(o));
     const auto opt = optimum(prob, o);
     std::cerr << fmt::format("[dda study] {} {}: F* in [{:.6g}, {:.6g}] ({} epochs)\n", data.name,
                              reg, opt.lower, opt.upper, opt.epochs);
@@ -360,7 +359,7 @@ void study_dataset(const loaded<F>& data, const study_options& so, json& runs) {
         o.eps = eps;
         o.calibration = "rdp";
         // calibrations once per (data, ι, ε): they do not depend on the regulariser
-        acc::dda_privacy_setup<double> s;
+        dda::privacy_setup<double> s;
         const network::gossip_sampler<double> smp(make_graph(o), network::activation::edges, e);
         s.lipschitz = 1;
         s.iota = smp.iota();
@@ -373,10 +372,10 @@ void study_dataset(const loaded<F>& data, const study_options& so, json& runs) {
         s.target_delta = o.delta;
         s.active_set_hidden = o.hidden;
         s.max_order = o.max_order;
-        std::vector<acc::dda_calibration_report<double>> reps;
-        for (auto k : {acc::dda_calibration::paper_theorem1, acc::dda_calibration::sound_chain,
-                       acc::dda_calibration::rdp})
-          reps.push_back(acc::dda_calibrate(s, k));
+        std::vector<dda::calibration_report<double>> reps;
+        for (auto k : {dda::calibration::paper_theorem1, dda::calibration::sound_chain,
+                       dda::calibration::rdp})
+          reps.push_back(dda::calibrate(s, k));
         for (const std::string cal : {"paper", "sound", "rdp"}) {
           o.calibration = cal;
           json r = run_one(data, prob, opt, o, &reps);

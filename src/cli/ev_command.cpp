@@ -18,13 +18,13 @@
 #include <vector>
 
 #include "commands.hpp"
-#include "dpref/algorithms/ev/data.hpp"
-#include "dpref/algorithms/ev/optimum.hpp"
-#include "dpref/algorithms/ev/private_projected_gradient.hpp"
-#include "dpref/algorithms/ev/projected_gradient.hpp"
-#include "dpref/algorithms/ev/sensitivity.hpp"
-#include "dpref/algorithms/ev/study.hpp"
-#include "dpref/bounds/ev_bounds.hpp"
+#include "dpref/ev/bounds.hpp"
+#include "dpref/ev/data.hpp"
+#include "dpref/ev/optimum.hpp"
+#include "dpref/ev/private_projected_gradient.hpp"
+#include "dpref/ev/projected_gradient.hpp"
+#include "dpref/ev/sensitivity.hpp"
+#include "dpref/ev/study.hpp"
 #include "json_format.hpp"
 
 namespace dpref::cli {
@@ -401,16 +401,16 @@ json run_units(const ev_study_options& o, const vector<double>& d, const std::st
   const auto pp = ev::study::point_params(cfg, d.size(), cfg.c_ref, cfg.K_ref, cfg.eps_ref,
                                           ev::sensitivity_bound::tight);
   const double s = ev::noise_scale(cfg.K_ref, sweep_prob.lipschitz(), pp.sensitivity, cfg.eps_ref);
-  const auto k = bounds::ev_theorem7_constants(sweep_prob, s);
+  const auto k = ev::theorem7_constants(sweep_prob, s);
   out["bounds_at_reference"] = {
       {"theorem7_explicit_absolute",
-       bounds::ev_theorem7_explicit(sweep_prob, cfg.K_ref, cfg.c_ref, cfg.eta, s)},
+       ev::theorem7_explicit(sweep_prob, cfg.K_ref, cfg.c_ref, cfg.eta, s)},
       {"theorem7_explicit_relative",
-       bounds::ev_theorem7_explicit(sweep_prob, cfg.K_ref, cfg.c_ref, cfg.eta, s) / opt.value},
+       ev::theorem7_explicit(sweep_prob, cfg.K_ref, cfg.c_ref, cfg.eta, s) / opt.value},
       {"corollary16_K_star",
-       bounds::ev_corollary16_iterations(k.G, static_cast<long long>(d.size()),
-                                         sweep_prob.lipschitz(), pp.sensitivity, cfg.eps_ref)},
-      {"corollary15_c_star", bounds::ev_corollary15_step(k.diameter, k.G_hat)}};
+       ev::corollary16_iterations(k.G, static_cast<long long>(d.size()), sweep_prob.lipschitz(),
+                                  pp.sensitivity, cfg.eps_ref)},
+      {"corollary15_c_star", ev::corollary15_step(k.diameter, k.G_hat)}};
   out["seconds"] = r.seconds;
   return out;
 }

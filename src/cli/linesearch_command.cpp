@@ -23,8 +23,8 @@
 #include <vector>
 
 #include "commands.hpp"
-#include "dpref/algorithms/linesearch/linesearch.hpp"
 #include "dpref/io/dataset.hpp"
+#include "dpref/linesearch/linesearch.hpp"
 #include "dpref/random/uniform.hpp"
 #include "json_format.hpp"
 #include "scalar_format.hpp"

@@ -22,7 +22,7 @@
 
 #include "commands.hpp"
 #include "dpref/accounting/conversion.hpp"
-#include "dpref/algorithms/linesearch/linesearch.hpp"
+#include "dpref/linesearch/linesearch.hpp"
 #include "dpref/problems/mlp.hpp"
 #include "dpref/random/uniform.hpp"
 #include "json_format.hpp"

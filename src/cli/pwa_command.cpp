@@ -18,11 +18,11 @@
 #include <vector>
 
 #include "commands.hpp"
-#include "dpref/algorithms/pwa/laplace_mechanisms.hpp"
-#include "dpref/algorithms/pwa/private_subgradient.hpp"
-#include "dpref/algorithms/pwa/solve.hpp"
-#include "dpref/algorithms/pwa/study.hpp"
-#include "dpref/bounds/pwa_bounds.hpp"
+#include "dpref/pwa/bounds.hpp"
+#include "dpref/pwa/laplace_mechanisms.hpp"
+#include "dpref/pwa/private_subgradient.hpp"
+#include "dpref/pwa/solve.hpp"
+#include "dpref/pwa/study.hpp"
 #include "scalar_format.hpp"
 
 namespace dpref::cli {
@@ -63,7 +63,7 @@ Real json_scalar(const json& j, const std::string& what) {
 /// Instance from --input JSON {"A": [[..]], "b": [..], "c": .., "bmax": .., "G": [[..]], "h":
 /// [..]}.
 template <real_scalar Real>
-problems::piecewise_affine<Real> read_instance(const std::string& path) {
+pwa::piecewise_affine<Real> read_instance(const std::string& path) {
   std::ifstream f(path);
   if (!f) throw std::invalid_argument("dpref pwa run: cannot read --input '" + path + "'");
   const json j = json::parse(f);
@@ -84,14 +84,14 @@ problems::piecewise_affine<Real> read_instance(const std::string& path) {
     return v;
   };
   const matrix<Real> A = mat(j.at("A"), "A");
-  problems::pwa_polytope<Real> P;
+  pwa::polytope<Real> P;
   P.dimension = static_cast<int>(A.cols());
   P.box = json_scalar<Real>(j.at("c"), "c");
   P.G = j.contains("G") ? mat(j.at("G"), "G") : matrix<Real>(0, A.cols());
   if (P.G.rows() == 0) P.G = matrix<Real>(0, A.cols());
   P.h = j.contains("h") ? vec(j.at("h"), "h") : vector<Real>(0);
-  return problems::piecewise_affine<Real>(A, vec(j.at("b"), "b"), P,
-                                          json_scalar<Real>(j.at("bmax"), "bmax"));
+  return pwa::piecewise_affine<Real>(A, vec(j.at("b"), "b"), P,
+                                     json_scalar<Real>(j.at("bmax"), "bmax"));
 }
 
 template <real_scalar Real>
@@ -122,7 +122,7 @@ void run_pwa(const pwa_run_options& o) {
                     {"lambda", vec_json(sol.certificate.lambda)},
                     {"mu", vec_json(sol.certificate.mu)},
                     {"simplex_iterations", sol.iterations}};
-  const Real G = bounds::pwa_lipschitz(prob);
+  const Real G = pwa::bounds::lipschitz(prob);
   const Real R = pwa::diameter_bound(prob.polytope());
   philox_stream s(o.seed, 0);
   bool has_objective = true;
@@ -145,7 +145,7 @@ void run_pwa(const pwa_run_options& o) {
       r = pwa::perturb_solution(s, prob, eps, so);
       out["mechanism"] = "M_S (pwa section 4.2)";
       out["bound_theorem17"] =
-          num(bounds::pwa_thm17(G, prob.dimension(), r.sensitivity, eps, so.rule));
+          num(pwa::bounds::thm17(G, prob.dimension(), r.sensitivity, eps, so.rule));
     }
     out["x"] = vec_json(r.x);
     objective = r.objective;
@@ -182,7 +182,7 @@ void run_pwa(const pwa_run_options& o) {
     }
     if (o.mechanism == "subgradient") {
       out["ledger"] = ledger_json(r.ledger);
-      out["bound_theorem24_best_iterate"] = num(bounds::pwa_thm24(
+      out["bound_theorem24_best_iterate"] = num(pwa::bounds::thm24(
           R, G, r.step_sum, r.step_sq_sum, prob.bmax(), prob.pieces(), eps, o.iterations));
     }
   } else {

@@ -9,9 +9,9 @@
 #include <string>
 
 #include "commands.hpp"
-#include "dpref/algorithms/pwa/exponential_mechanism.hpp"
-#include "dpref/algorithms/pwa/exponential_mechanism_lp.hpp"
-#include "dpref/algorithms/pwa/study.hpp"
+#include "dpref/pwa/exponential_mechanism.hpp"
+#include "dpref/pwa/exponential_mechanism_lp.hpp"
+#include "dpref/pwa/study.hpp"
 #include "json_format.hpp"
 #include "pwa_command.hpp"
 #include "scalar_format.hpp"

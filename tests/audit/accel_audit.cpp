@@ -9,7 +9,7 @@
 // z uᵀx0 = −20, so their loss weights are 1/(1 + e^{−20}) and the per-example gradients are
 // ≈ (B, 0) and ≈ (0, −B): ‖∇f − ∇f′‖₁ = 2B/(1 + e^{−20}) ≈ S₁, the worst case of (5.2)
 // (checked below to 1e-6 relative). The λ‖x‖² gradient is common and cancels.
-// Privacy plan: T = 4 steps at total ε = 1, uniform split (Prop 3.1, accountant accel_prop31):
+// Privacy plan: T = 4 steps at total ε = 1, uniform split (Prop 3.1, accountant accel::prop31):
 // the step's b_1 and the claimed per-step ε_1 = ε(S₁, b_1, n, n) (3.3) = ε/T are read from the
 // run's noise_scales and privacy ledger, not hard-coded.
 // Mechanism: accel::dp_gd::run with T = 1, full batch, noise_mode::fixed at b_1 (b_1/2 for the
@@ -32,8 +32,8 @@
 #include <vector>
 
 #include "audit_support.hpp"
+#include "dpref/accel/dp_gd.hpp"
 #include "dpref/accounting/accounting.hpp"
-#include "dpref/algorithms/accel/dp_gd.hpp"
 #include "dpref/audit/auditor.hpp"
 #include "dpref/audit/events.hpp"
 #include "dpref/audit/neighbours.hpp"

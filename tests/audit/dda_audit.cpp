@@ -18,12 +18,12 @@
 #include <vector>
 
 #include "audit_support.hpp"
-#include "dpref/accounting/dda.hpp"
-#include "dpref/algorithms/dda/dp_dda.hpp"
 #include "dpref/audit/auditor.hpp"
 #include "dpref/audit/events.hpp"
+#include "dpref/dda/calibration.hpp"
+#include "dpref/dda/dp_dda.hpp"
+#include "dpref/dda/problem.hpp"
 #include "dpref/network/gossip.hpp"
-#include "dpref/problems/dda_erm.hpp"
 
 namespace {
 
@@ -33,14 +33,14 @@ using dpref::philox_stream;
 using dpref::vector;
 namespace net = dpref::network;
 namespace pr = dpref::problems;
-namespace alg = dpref::algorithms::dda;
+namespace dda = dpref::dda;
 namespace acc = dpref::accounting;
 using dpref::audit::test_support::print_report;
 
 constexpr int kNodes = 10;
 constexpr double kSigma = 3, kDelta = 1e-3;
 
-pr::dda_problem<double> tiny_problem(bool neighbour) {
+dda::problem<double> tiny_problem(bool neighbour) {
   matrix<double> X(1, 2 * kNodes);
   vector<double> y(2 * kNodes);
   for (int j = 0; j < 2 * kNodes; ++j) {
@@ -48,23 +48,23 @@ pr::dda_problem<double> tiny_problem(bool neighbour) {
     y[j] = 1;  // subgradient at x = 0: −yc = −1
   }
   if (neighbour) y[1] = -1;  // node 0's second record: subgradient +1
-  return pr::dda_problem<double>(X, y, kNodes, pr::regularizer<double>::l2(1));
+  return dda::problem<double>(X, y, kNodes, pr::regularizer<double>::l2(1));
 }
 
 struct one_round {
-  pr::dda_problem<double> d = tiny_problem(false), dp = tiny_problem(true);
+  dda::problem<double> d = tiny_problem(false), dp = tiny_problem(true);
   net::gossip_sampler<double> smp{net::complete_graph(kNodes), net::activation::nodes, 1};
-  alg::dda_params<double> p;
+  dda::params<double> p;
   one_round() {
     p.iterations = 1;
-    p.a = alg::weight_schedule::constant;
-    p.g = alg::gamma_schedule::zero;
+    p.a = dda::weight_schedule::constant;
+    p.g = dda::gamma_schedule::zero;
     p.sigma = kSigma;
   }
   // Output: z^(2) (one coordinate per node). A fresh run key per sample from the audit stream.
   Eigen::VectorXd operator()(const int& which, philox_stream& s) const {
     const philox_stream run(s(), s());
-    const auto r = alg::run_dp_dda(which == 0 ? d : dp, smp, p, run);
+    const auto r = dda::run_dp_dda(which == 0 ? d : dp, smp, p, run);
     return r.z.row(0).transpose();
   }
 };
@@ -94,8 +94,8 @@ audit_config config(std::uint64_t seed, double eps) {
   return c;
 }
 
-acc::dda_privacy_setup<double> round_setup(bool hidden) {
-  acc::dda_privacy_setup<double> s;
+dda::privacy_setup<double> round_setup(bool hidden) {
+  dda::privacy_setup<double> s;
   s.lipschitz = 1;
   s.iota = 1.0 / kNodes;
   s.q_local = 2;
@@ -107,7 +107,7 @@ acc::dda_privacy_setup<double> round_setup(bool hidden) {
 }
 
 TEST(DDA_AUDIT_ROUND, CalibrationCPerRoundGuaranteePasses) {
-  const auto g = acc::dda_rdp_guarantee(round_setup(false), kSigma);
+  const auto g = dda::rdp_guarantee(round_setup(false), kSigma);
   const std::vector<neighbour_pair<int>> pairs{{"node 0: {-1,-1} vs {-1,+1}", 0, 1}};
   const auto r =
       run_audit<int, Eigen::VectorXd>(one_round{}, pairs, families(), config(801, g.eps));
@@ -117,7 +117,7 @@ TEST(DDA_AUDIT_ROUND, CalibrationCPerRoundGuaranteePasses) {
 }
 
 TEST(DDA_AUDIT_NEG_HIDDEN, IotaOverQClaimIsFlaggedWhenTheActiveSetIsObservable) {
-  const auto g = acc::dda_rdp_guarantee(round_setup(true), kSigma);  // ι/q amplification
+  const auto g = dda::rdp_guarantee(round_setup(true), kSigma);  // ι/q amplification
   const std::vector<neighbour_pair<int>> pairs{{"node 0: {-1,-1} vs {-1,+1}", 0, 1}};
   const auto r =
       run_audit<int, Eigen::VectorXd>(one_round{}, pairs, families(), config(802, g.eps));

@@ -32,11 +32,11 @@
 #include <vector>
 
 #include "audit_support.hpp"
-#include "dpref/algorithms/ev/private_projected_gradient.hpp"
-#include "dpref/algorithms/ev/sensitivity.hpp"
 #include "dpref/audit/auditor.hpp"
 #include "dpref/audit/events.hpp"
 #include "dpref/audit/neighbours.hpp"
+#include "dpref/ev/private_projected_gradient.hpp"
+#include "dpref/ev/sensitivity.hpp"
 
 namespace {
 

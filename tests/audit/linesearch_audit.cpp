@@ -22,9 +22,9 @@
 
 #include "audit_support.hpp"
 #include "dpref/accounting/accounting.hpp"
-#include "dpref/algorithms/linesearch/noisy_btls.hpp"
 #include "dpref/audit/auditor.hpp"
 #include "dpref/audit/events.hpp"
+#include "dpref/linesearch/noisy_btls.hpp"
 #include "dpref/problems/erm.hpp"
 #include "dpref/random/laplace.hpp"
 #include "dpref/random/uniform.hpp"

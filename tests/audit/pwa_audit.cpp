@@ -14,11 +14,11 @@
 #include <vector>
 
 #include "audit_support.hpp"
-#include "dpref/algorithms/pwa/laplace_mechanisms.hpp"
-#include "dpref/algorithms/pwa/private_subgradient.hpp"
 #include "dpref/audit/auditor.hpp"
 #include "dpref/audit/events.hpp"
 #include "dpref/audit/neighbours.hpp"
+#include "dpref/pwa/laplace_mechanisms.hpp"
+#include "dpref/pwa/private_subgradient.hpp"
 
 namespace {
 
@@ -49,7 +49,7 @@ audit_config config(std::uint64_t seed, double eps) {
 pwa::piecewise_affine<double> corner_problem(const vec& b) {
   Eigen::MatrixXd A(2, 2);
   A << -1, -1, 1, 1;
-  return pwa::piecewise_affine<double>(A, b, pwa::pwa_polytope<double>::box_only(2, 1.0), 4.0);
+  return pwa::piecewise_affine<double>(A, b, pwa::polytope<double>::box_only(2, 1.0), 4.0);
 }
 
 std::vector<neighbour_pair<vec>> corner_pairs() {

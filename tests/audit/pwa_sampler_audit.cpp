@@ -23,9 +23,9 @@
 #include <vector>
 
 #include "audit_support.hpp"
-#include "dpref/algorithms/pwa/exponential_mechanism.hpp"
 #include "dpref/audit/auditor.hpp"
 #include "dpref/audit/events.hpp"
+#include "dpref/pwa/exponential_mechanism.hpp"
 
 namespace {
 
@@ -33,9 +33,9 @@ using namespace dpref;
 using namespace dpref::audit;
 using dpref::audit::test_support::identity;
 using dpref::audit::test_support::print_report;
-using problems::piecewise_affine;
-using problems::pwa_polytope;
 using pwa::me_method;
+using pwa::piecewise_affine;
+using pwa::polytope;
 
 constexpr std::uint64_t kSamples = 1u << 20;
 constexpr double kAlpha = 1e-6;
@@ -58,7 +58,7 @@ piecewise_affine<double> make_1d(const std::vector<double>& a, const std::vector
   vector<double> bb(m);
   for (Eigen::Index i = 0; i < m; ++i)
     A(i, 0) = a[static_cast<std::size_t>(i)], bb[i] = b[static_cast<std::size_t>(i)];
-  return piecewise_affine<double>(A, bb, pwa_polytope<double>::box_only(1, c), bmax);
+  return piecewise_affine<double>(A, bb, pwa::polytope<double>::box_only(1, c), bmax);
 }
 
 struct pair_choice {

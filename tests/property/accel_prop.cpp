@@ -7,7 +7,7 @@
 #include <cmath>
 #include <vector>
 
-#include "dpref/algorithms/accel/accel.hpp"
+#include "dpref/accel/accel.hpp"
 #include "support/generators.hpp"
 
 namespace {
@@ -44,11 +44,11 @@ RC_GTEST_PROP(ACCEL_THM35, RateEqualsMaxSpectralRadiusOverLambdaGrid, ()) {
   const double L = mu * *positive_log_uniform<double>(1.0, 1e3);
   const double alpha = *real_in<double>(0.01, 1.0) / L;
   const double beta = *real_in<double>(0.0, 0.99);
-  const double rho = bounds::hb_rate(alpha, beta, mu, L);
+  const double rho = accel::bounds::hb_rate(alpha, beta, mu, L);
   double grid = 0;
   for (int k = 0; k < 10000; ++k) {
     const double l = mu + (L - mu) * k / 9999.0;
-    grid = std::max(grid, bounds::hb_mode_radius(alpha, beta, l));
+    grid = std::max(grid, accel::bounds::hb_mode_radius(alpha, beta, l));
   }
   RC_ASSERT(std::abs(rho - grid) <= 1e-12);
 }
@@ -82,8 +82,8 @@ RC_GTEST_PROP(ACCEL_GD, UniformSplitSpendsExactlyEps, ()) {
   const long long n = *rc::gen::inRange<long long>(1, 1000000);
   const long long m = *rc::gen::inRange<long long>(1, n + 1);
   const long long T = *rc::gen::inRange<long long>(1, 5000);
-  const auto c = accounting::accel_prop31(S, eps, T, n, m);
-  const double e = accounting::accel_iteration_epsilon(S, c.b, n, m);
+  const auto c = accel::prop31(S, eps, T, n, m);
+  const double e = accel::iteration_epsilon(S, c.b, n, m);
   RC_ASSERT(std::abs(static_cast<double>(T) * e - eps) <= 1e-12 * eps);
   if (m == n)
     RC_ASSERT(std::abs(c.b - S * static_cast<double>(T) / (static_cast<double>(n) * eps)) <=
@@ -96,10 +96,10 @@ RC_GTEST_PROP(ACCEL_NAGOPT, ClosedFormBeatsPerturbationsAndSpendsEps, ()) {
   const long long T = *rc::gen::inRange<long long>(2, 40);
   const double mu = *positive_log_uniform<double>(1e-3, 0.5), L = 1;
   const double alpha = *real_in<double>(0.05, 1.0);
-  const auto w = accounting::accel_nag_weights(T, mu, alpha, L);
+  const auto w = accel::nag_weights(T, mu, alpha, L);
   const double S1 = 2, eps = 1;
   const long long n = 1000;
-  const auto opt = accounting::accel_prop42(w, S1, n, eps);
+  const auto opt = accel::prop42(w, S1, n, eps);
   double spent = 0, obj = 0;
   for (long long t = 0; t < T; ++t) {
     spent += S1 / (static_cast<double>(n) * opt.b[t]);

@@ -10,7 +10,9 @@
 #include <type_traits>
 #include <vector>
 
+#include "dpref/accel/calibration.hpp"
 #include "dpref/accounting/accounting.hpp"
+#include "dpref/dda/composition.hpp"
 #include "support/generators.hpp"
 
 namespace {
@@ -233,8 +235,8 @@ RC_GTEST_PROP(ACC_CAL_ACCEL_PROP31, CalibrateEvaluateRoundTrip, ()) {
   const long long m = *rc::gen::inRange<long long>(1, n + 1);
   for_each_scalar([&](auto t) {
     using R = typename decltype(t)::type;
-    const auto p = accel_prop31(R(1), R(e), T, n, m);
-    const R per = accel_iteration_epsilon(R(1), p.b, n, m);
+    const auto p = accel::prop31(R(1), R(e), T, n, m);
+    const R per = accel::iteration_epsilon(R(1), p.b, n, m);
     precision_scope s(1024);
     const int pb = is_runtime_precision_v<R> ? kMpfrBits : binary_digits<R>();
     const work_real tot = dpref::accounting::detail::to_work(per) * T;
@@ -267,14 +269,14 @@ RC_GTEST_PROP(ACC_CERT_UP, DoubleNeverBelow256BitResult, ()) {
   for (std::size_t i = 0; i < od.size(); ++i) RC_ASSERT(ge(zd.eps[i], zm.eps[i]));
   const std::vector<approx_dp<double>> pd(7, {std::min(e, 0.875), dl / 10});
   const std::vector<approx_dp<M>> pm(7, {M(std::min(e, 0.875)), M(dl / 10)});
-  const auto ad = compose_advanced_dda(pd, dl);
-  const auto am = compose_advanced_dda(pm, M(dl));
+  const auto ad = dda::compose_advanced(pd, dl);
+  const auto am = dda::compose_advanced(pm, M(dl));
   RC_ASSERT(ge(ad.eps, am.eps) && ge(ad.delta, am.delta));
   const auto kd = compose_kov_heterogeneous(pd, dl);
   const auto km = compose_kov_heterogeneous(pm, M(dl));
   RC_ASSERT(ge(kd.eps, km.eps) && ge(kd.delta, km.delta));
-  RC_ASSERT(ge(accel_iteration_epsilon(1.0, sigma, 1000, 10),
-               accel_iteration_epsilon(M(1), M(sigma), 1000, 10)));
+  RC_ASSERT(ge(accel::iteration_epsilon(1.0, sigma, 1000, 10),
+               accel::iteration_epsilon(M(1), M(sigma), 1000, 10)));
 }
 
 }  // namespace

@@ -9,10 +9,10 @@
 #include <cstdio>
 #include <vector>
 
-#include "dpref/algorithms/dda/dp_dda.hpp"
-#include "dpref/bounds/dda_bounds.hpp"
+#include "dpref/dda/bounds.hpp"
+#include "dpref/dda/dp_dda.hpp"
+#include "dpref/dda/problem.hpp"
 #include "dpref/network/gossip.hpp"
-#include "dpref/problems/dda_erm.hpp"
 #include "dpref/random/gaussian.hpp"
 #include "support/generators.hpp"
 
@@ -23,8 +23,7 @@ using dpref::philox_stream;
 using dpref::vector;
 namespace net = dpref::network;
 namespace pr = dpref::problems;
-namespace alg = dpref::algorithms::dda;
-namespace bd = dpref::bounds::dda;
+namespace dda = dpref::dda;
 using dpref::test::real_in;
 
 // ------------------------------------------------------------------ argmin (6) optimality
@@ -105,7 +104,7 @@ instance make_instance(long long N, int d, std::uint64_t seed) {
     for (int k = 0; k < d; ++k)
       in.X(k, j) = in.y[j] * 0.6 / std::sqrt(double(d)) + dpref::gaussian<double>(st, 0.5);
   }
-  pr::clip_columns_to_unit_norm<double>(in.X);
+  dda::clip_columns_to_unit_norm<double>(in.X);
   return in;
 }
 
@@ -132,12 +131,12 @@ struct slope_ci {
 /// Mean of `metric` over R runs at every snapshot with t >= T/64; log-log slope of the mean
 /// curve, jackknife (leave-one-run-out) standard error, two-sided 99.8% t-interval (R = 30).
 template <class Metric>
-slope_ci run_slopes(const pr::dda_problem<double>& prob, const net::gossip_sampler<double>& smp,
-                    alg::dda_params<double> p, int R, const Metric& metric) {
+slope_ci run_slopes(const dda::problem<double>& prob, const net::gossip_sampler<double>& smp,
+                    dda::params<double> p, int R, const Metric& metric) {
   std::vector<std::vector<double>> v;  // v[r][k]
   std::vector<double> ts;
   for (int r = 0; r < R; ++r) {
-    const auto res = alg::run_dp_dda(prob, smp, p, philox_stream(1000 + r, 5));
+    const auto res = dda::run_dp_dda(prob, smp, p, philox_stream(1000 + r, 5));
     std::vector<double> row;
     ts.clear();
     for (const auto& s : res.trace)
@@ -174,18 +173,18 @@ slope_ci run_slopes(const pr::dda_problem<double>& prob, const net::gossip_sampl
 // without its factor ι converges to another point; its slope is near 0 and fails the check.
 TEST(DDA_COR32_RATE, StronglyConvexSlopeIsMinusOne) {
   const auto in = make_instance(200, 4, 31);
-  const pr::dda_problem<double> prob(in.X, in.y, 10, pr::regularizer<double>::l2(0.2));
+  const dda::problem<double> prob(in.X, in.y, 10, pr::regularizer<double>::l2(0.2));
   philox_stream s0(7, 7);
-  const auto opt = pr::solve_optimum(prob, 1e-13, 4000, s0);
+  const auto opt = dda::solve_optimum(prob, 1e-13, 4000, s0);
   ASSERT_LE(opt.upper - opt.lower, 1e-10);
   const net::gossip_sampler<double> smp(net::complete_graph(10), net::activation::edges, 1);
-  alg::dda_params<double> p;
+  dda::params<double> p;
   p.iterations = 8000;
-  p.a = alg::weight_schedule::linear;
-  p.g = alg::gamma_schedule::zero;
+  p.a = dda::weight_schedule::linear;
+  p.g = dda::gamma_schedule::zero;
   p.trace_every = 125;
   p.trace_nodes = true;
-  auto err = [&](const alg::dda_snapshot<double>& s) {
+  auto err = [&](const dda::snapshot<double>& s) {
     double e = 0;
     for (int i = 0; i < 10; ++i) e += (s.x_tilde.col(i) - opt.x).squaredNorm() / 10;
     return e;
@@ -196,7 +195,7 @@ TEST(DDA_COR32_RATE, StronglyConvexSlopeIsMinusOne) {
   EXPECT_LE(ci.mean + ci.half, -0.75);
   // negative control: (6) without the factor ι (h weighted by A_t instead of ιA_t) converges
   // to the minimiser of ιf + h, not x*: the error plateaus
-  const pr::dda_problem<double> noiota(in.X, in.y, 10, pr::regularizer<double>::l2(0.2 / 0.2));
+  const dda::problem<double> noiota(in.X, in.y, 10, pr::regularizer<double>::l2(0.2 / 0.2));
   const auto nc = run_slopes(noiota, smp, p, 10, err);
   std::printf("[dda] NEG Corollary 3.2 without iota in (6): slope %.3f +- %.3f\n", nc.mean,
               nc.half);
@@ -209,24 +208,22 @@ TEST(DDA_COR32_RATE, StronglyConvexSlopeIsMinusOne) {
 // converges to another point (slope ≈ 0) and fails the same check.
 TEST(DDA_COR34_RATE, GeneralConvexSlopeAtMostMinusHalf) {
   const auto in = make_instance(200, 4, 32);
-  const pr::dda_problem<double> prob(in.X, in.y, 10, pr::regularizer<double>::l2(0.05));
+  const dda::problem<double> prob(in.X, in.y, 10, pr::regularizer<double>::l2(0.05));
   philox_stream s0(7, 8);
-  const auto opt = pr::solve_optimum(prob, 1e-13, 4000, s0);
+  const auto opt = dda::solve_optimum(prob, 1e-13, 4000, s0);
   ASSERT_LE(opt.upper - opt.lower, 1e-10);
   const net::gossip_sampler<double> smp(net::complete_graph(10), net::activation::edges, 1);
-  alg::dda_params<double> p;
+  dda::params<double> p;
   p.iterations = 8000;
-  p.a = alg::weight_schedule::constant;
-  p.g = alg::gamma_schedule::sqrt_t;
+  p.a = dda::weight_schedule::constant;
+  p.g = dda::gamma_schedule::sqrt_t;
   p.gamma = 0.5;
   p.trace_every = 125;
-  auto gap = [&](const alg::dda_snapshot<double>& s) {
-    return prob.objective(s.y_tilde) - opt.lower;
-  };
+  auto gap = [&](const dda::snapshot<double>& s) { return prob.objective(s.y_tilde) - opt.lower; };
   const auto ci = run_slopes(prob, smp, p, 30, gap);
   std::printf("[dda] Corollary 3.4 slope %.3f +- %.3f (bound: -0.5)\n", ci.mean, ci.half);
   EXPECT_LE(ci.mean + ci.half, -0.4);
-  const pr::dda_problem<double> noiota(in.X, in.y, 10, pr::regularizer<double>::l2(0.05 / 0.2));
+  const dda::problem<double> noiota(in.X, in.y, 10, pr::regularizer<double>::l2(0.05 / 0.2));
   const auto nc = run_slopes(noiota, smp, p, 10, gap);
   std::printf("[dda] NEG Corollary 3.4 without iota in (6): slope %.3f +- %.3f\n", nc.mean,
               nc.half);
@@ -240,14 +237,14 @@ TEST(DDA_COR34_RATE, GeneralConvexSlopeAtMostMinusHalf) {
 TEST(DDA_THM2, EmpiricalMeanBelowTheorem2AndLemma45) {
   const auto in = make_instance(200, 4, 33);
   const double mu = 0.2;
-  const pr::dda_problem<double> prob(in.X, in.y, 10, pr::regularizer<double>::l2(mu));
+  const dda::problem<double> prob(in.X, in.y, 10, pr::regularizer<double>::l2(mu));
   philox_stream s0(7, 10);
-  const auto opt = pr::solve_optimum(prob, 1e-13, 4000, s0);
+  const auto opt = dda::solve_optimum(prob, 1e-13, 4000, s0);
   const net::gossip_sampler<double> smp(net::complete_graph(10), net::activation::edges, 1);
-  alg::dda_params<double> p;
+  dda::params<double> p;
   p.iterations = 4000;
-  p.a = alg::weight_schedule::linear;
-  p.g = alg::gamma_schedule::constant;
+  p.a = dda::weight_schedule::linear;
+  p.g = dda::gamma_schedule::constant;
   p.gamma = 1;
   p.sigma = 0.3;
   p.trace_every = 500;
@@ -255,7 +252,7 @@ TEST(DDA_THM2, EmpiricalMeanBelowTheorem2AndLemma45) {
   const std::size_t K = 8;
   std::vector<double> sum(K, 0), sum2(K, 0), cons(K, 0), cons2(K, 0);
   for (int r = 0; r < R; ++r) {
-    const auto res = alg::run_dp_dda(prob, smp, p, philox_stream(2000 + r, 5));
+    const auto res = dda::run_dp_dda(prob, smp, p, philox_stream(2000 + r, 5));
     ASSERT_EQ(res.trace.size(), K);
     for (std::size_t k = 0; k < K; ++k) {
       const double g = prob.objective(res.trace[k].y_tilde) - opt.lower;
@@ -265,7 +262,7 @@ TEST(DDA_THM2, EmpiricalMeanBelowTheorem2AndLemma45) {
       cons2[k] += res.trace[k].consensus * res.trace[k].consensus / R;
     }
   }
-  bd::dda_constants<double> c;
+  dda::constants<double> c;
   c.L = prob.lipschitz();
   c.beta = net::beta_single_edge_closed_form(net::complete_graph(10));
   c.iota = 0.2;
@@ -276,15 +273,15 @@ TEST(DDA_THM2, EmpiricalMeanBelowTheorem2AndLemma45) {
   for (std::size_t k = 0; k < K; ++k) {
     const long long t = (long long)(k + 1) * p.trace_every;
     const double se = std::sqrt(std::max(0.0, sum2[k] - sum[k] * sum[k]) / (R - 1));
-    const double b = bd::theorem2_bound(c, p.a, p.g, p.gamma, t);
+    const double b = dda::theorem2_bound(c, p.a, p.g, p.gamma, t);
     EXPECT_LE(sum[k] + 3 * se, b) << t;
     EXPECT_GT(sum[k], 0.0);
     if (k + 1 == K) {  // negative control
       EXPECT_GT(sum[k] - 3 * se,
-                p.gamma * c.d_star / (c.iota * bd::cumulative_weight<double>(p.a, t)));
+                p.gamma * c.d_star / (c.iota * dda::cumulative_weight<double>(p.a, t)));
     }
     const double sc = std::sqrt(std::max(0.0, cons2[k] - cons[k] * cons[k]) / (R - 1));
-    const double bl = bd::lemma45_bound(c, p.a, p.g, p.gamma, t + 1);
+    const double bl = dda::lemma45_bound(c, p.a, p.g, p.gamma, t + 1);
     EXPECT_LE(cons[k] + 3 * sc, bl) << t;
     if (k + 1 == K)
       std::printf(

@@ -10,8 +10,8 @@
 #include <vector>
 
 #include "dpref/accounting/accounting.hpp"
-#include "dpref/algorithms/ev/private_projected_gradient.hpp"
-#include "dpref/algorithms/ev/sensitivity.hpp"
+#include "dpref/ev/private_projected_gradient.hpp"
+#include "dpref/ev/sensitivity.hpp"
 #include "dpref/geometry/capped_simplex.hpp"
 #include "support/generators.hpp"
 
@@ -159,7 +159,7 @@ RC_GTEST_PROP(EV_PROP_SENSITIVITY, BothBoundsHoldForRandomAdjacentPairs, ()) {
 RC_GTEST_PROP(EV_PROP_SCHEDULE, EpsilonScheduleSumsToEpsilon, ()) {
   const long long K = *rc::gen::inRange<long long>(2, 2001);
   const double eps = *epsilon<double>();
-  const auto sched = accounting::ev_epsilon_schedule(K, eps);
+  const auto sched = ev::epsilon_schedule(K, eps);
   RC_ASSERT(sched.size() == static_cast<std::size_t>(K));
   RC_ASSERT(sched[0] == 0.0);
   double sum = 0;

@@ -8,8 +8,8 @@
 #include <vector>
 
 #include "dpref/accounting/accounting.hpp"
-#include "dpref/accounting/linesearch_extra.hpp"
-#include "dpref/algorithms/linesearch/linesearch.hpp"
+#include "dpref/linesearch/linesearch.hpp"
+#include "dpref/linesearch/rdp_budget.hpp"
 #include "dpref/random/uniform.hpp"
 #include "support/generators.hpp"
 #include "support/synthetic_erm.hpp"
@@ -125,8 +125,8 @@ RC_GTEST_PROP(LS_PROP_BUDGET, AdversarialCallSequencesStayWithinBudget, ()) {
   const double eps = *positive_log_uniform<double>(0.4, 2.0);  // attainable with orders <= 48
   const double q = *real_in<double>(0.01, 1.0);
   const auto orders = acc::integer_orders<double>(2, 48);
-  const auto total = acc::rdp_budget_for_dp(eps, 1e-8, orders);
-  acc::linesearch_accountant<double> a(q, total);
+  const auto total = linesearch::rdp_budget_for_dp(eps, 1e-8, orders);
+  linesearch::accountant<double> a(q, total);
   double rho = *positive_log_uniform<double>(1e-5, 1e-1),
          ebt = *positive_log_uniform<double>(1e-3, 1.0);
   acc::rdp_curve<double> gcost = a.gradient_cost(rho), lcost = a.line_search_cost(ebt);

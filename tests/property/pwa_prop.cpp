@@ -9,9 +9,9 @@
 #include <cmath>
 #include <vector>
 
-#include "dpref/algorithms/pwa/private_subgradient.hpp"
-#include "dpref/algorithms/pwa/solve.hpp"
-#include "dpref/bounds/pwa_bounds.hpp"
+#include "dpref/pwa/bounds.hpp"
+#include "dpref/pwa/private_subgradient.hpp"
+#include "dpref/pwa/solve.hpp"
 #include "dpref/random/gaussian.hpp"
 #include "support/generators.hpp"
 
@@ -19,7 +19,7 @@ namespace {
 
 using namespace dpref;
 using dpref::pwa::piecewise_affine;
-using dpref::pwa::pwa_polytope;
+using dpref::pwa::polytope;
 using dpref::test::real_in;
 
 struct instance {
@@ -47,7 +47,7 @@ template <class Real>
 piecewise_affine<Real> make(const instance& s, const vector<double>& b) {
   return piecewise_affine<Real>(
       s.A.cast<Real>(), b.cast<Real>(),
-      pwa_polytope<Real>::box_only(static_cast<int>(s.A.cols()), Real(s.c)), Real(s.bmax));
+      pwa::polytope<Real>::box_only(static_cast<int>(s.A.cols()), Real(s.c)), Real(s.bmax));
 }
 
 vector<double> gen_point(int d, double c) {
@@ -109,7 +109,7 @@ RC_GTEST_PROP(PWA_PROP_CERTIFICATE, RandomProblemsWithRowsAreCertified, ()) {
   const instance s = gen_instance(40, 6);
   const int d = static_cast<int>(s.A.cols());
   const int k = *rc::gen::inRange(0, 4);
-  pwa_polytope<double> P = pwa_polytope<double>::box_only(d, s.c);
+  pwa::polytope<double> P = pwa::polytope<double>::box_only(d, s.c);
   P.G = matrix<double>(k, d);
   P.h = vector<double>(k);
   for (int r = 0; r < k; ++r) {
@@ -147,7 +147,7 @@ RC_GTEST_PROP(PWA_THM13, SelectionGapBoundHoldsWithPlusSign, ()) {
   const double spread = *test::positive_log_uniform<double>(1e-3, 1e4);
   vector<double> u(m);
   for (int i = 0; i < m; ++i) u[i] = *real_in<double>(-spread, spread);
-  const double bound = bounds::pwa_thm13(bmax, eps, m);
+  const double bound = pwa::bounds::thm13(bmax, eps, m);
   RC_ASSERT(expected_gap(u, 2 * bmax / eps, false) <= bound * (1 + 1e-12));
 }
 
@@ -158,7 +158,7 @@ TEST(PWA_THM13, PrintedMinusSignViolatesTheBound) {
   vector<double> u(m);
   for (int i = 0; i < m; ++i) u[i] = gaussian<double>(s, 1.0);
   const double eps = 5, bmax = 0.5;
-  const double bound = bounds::pwa_thm13(bmax, eps, m);  // 1.26
+  const double bound = pwa::bounds::thm13(bmax, eps, m);  // 1.26
   EXPECT_NEAR(bound, 2 * 0.5 * (1 + std::log(200.0)) / 5, 1e-15);
   EXPECT_LE(expected_gap(u, 2 * bmax / eps, false), bound);
   EXPECT_GT(expected_gap(u, 2 * bmax / eps, true), bound);
@@ -180,7 +180,7 @@ TEST(PWA_THM24, BoundHoldsForEmpiricalMeanOverRuns) {
       for (int j = 0; j < d; ++j) A(i, j) = gaussian<double>(g, 1.0);
       b[i] = gaussian<double>(g, 1.0);
     }
-    const piecewise_affine<double> prob(A, b, pwa_polytope<double>::box_only(d, 1.0), 1.0);
+    const piecewise_affine<double> prob(A, b, pwa::polytope<double>::box_only(d, 1.0), 1.0);
     const double fopt = pwa::solve(prob).value;
     pwa::subgradient_params<double> p;
     p.epsilon = 1;
@@ -194,9 +194,9 @@ TEST(PWA_THM24, BoundHoldsForEmpiricalMeanOverRuns) {
       step_sum = res.step_sum;
       step_sq = res.step_sq_sum;
     }
-    const double G = bounds::pwa_lipschitz(prob), R = pwa::diameter_bound(prob.polytope());
+    const double G = pwa::bounds::lipschitz(prob), R = pwa::diameter_bound(prob.polytope());
     const double bound =
-        bounds::pwa_thm24(R, G, step_sum, step_sq, 1.0, m, p.epsilon, p.iterations);
+        pwa::bounds::thm24(R, G, step_sum, step_sq, 1.0, m, p.epsilon, p.iterations);
     const double range = G * (R + step_sum * G);
     const double t = range * std::sqrt(std::log(1e6) / (2.0 * runs));
     const double mean = sum / runs;
@@ -214,9 +214,9 @@ TEST(PWA_THM21, OneDimensionalIntegralMatchesFineGrid) {
   A << 1, -1, 0.25;
   vector<double> b(3);
   b << 0.0, 0.5, 0.1;
-  const piecewise_affine<double> prob(A, b, pwa_polytope<double>::box_only(1, 2.0), 0.5);
+  const piecewise_affine<double> prob(A, b, pwa::polytope<double>::box_only(1, 2.0), 0.5);
   const double kappa = 0.7, fref = 0.2;
-  const double exact = bounds::pwa_exp_integral(prob, kappa, fref);
+  const double exact = pwa::bounds::exp_integral(prob, kappa, fref);
   const int n = 200000;
   double grid = 0;
   for (int i = 0; i < n; ++i) {
@@ -226,7 +226,7 @@ TEST(PWA_THM21, OneDimensionalIntegralMatchesFineGrid) {
   }
   EXPECT_NEAR(exact, grid, 1e-9 * grid);
   // C(0, ε) ≥ 1 (the integrand is ≤ 1 on P) and Theorem 21's bound is positive
-  EXPECT_GE(bounds::pwa_c0(prob, 0.3), 1.0);
+  EXPECT_GE(pwa::bounds::c0(prob, 0.3), 1.0);
 }
 
 TEST(PWA_THM21, TwoDimensionalIntegralMatchesFineGrid) {
@@ -239,10 +239,10 @@ TEST(PWA_THM21, TwoDimensionalIntegralMatchesFineGrid) {
     A(i, 1) = gaussian<double>(g, 1.0);
     b[i] = gaussian<double>(g, 1.0);
   }
-  const piecewise_affine<double> prob(A, b, pwa_polytope<double>::box_only(2, 1.0), 1.0);
+  const piecewise_affine<double> prob(A, b, pwa::polytope<double>::box_only(2, 1.0), 1.0);
   const double kappa = 1.3, fref = 0;
-  const double exact = bounds::pwa_exp_integral(prob, kappa, fref);
-  EXPECT_NEAR(bounds::pwa_exp_integral(prob, 0.0, fref), 4.0, 1e-12);  // area of [−1, 1]²
+  const double exact = pwa::bounds::exp_integral(prob, kappa, fref);
+  EXPECT_NEAR(pwa::bounds::exp_integral(prob, 0.0, fref), 4.0, 1e-12);  // area of [−1, 1]²
   const int n = 1500;
   double grid = 0;
   for (int i = 0; i < n; ++i)
@@ -257,8 +257,8 @@ TEST(PWA_THM21, TwoDimensionalIntegralMatchesFineGrid) {
   EXPECT_NEAR(exact, grid, 1e-5 * grid);
   // mp50 agrees with double
   const piecewise_affine<mp50> pm(A.cast<mp50>(), b.cast<mp50>(),
-                                  pwa_polytope<mp50>::box_only(2, mp50(1)), mp50(1));
-  EXPECT_NEAR(static_cast<double>(bounds::pwa_exp_integral(pm, mp50(13) / 10, mp50(0))), exact,
+                                  pwa::polytope<mp50>::box_only(2, mp50(1)), mp50(1));
+  EXPECT_NEAR(static_cast<double>(pwa::bounds::exp_integral(pm, mp50(13) / 10, mp50(0))), exact,
               1e-12 * exact);
 }
 

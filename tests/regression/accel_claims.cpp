@@ -23,7 +23,7 @@
 #include <utility>
 #include <vector>
 
-#include "dpref/algorithms/accel/accel.hpp"
+#include "dpref/accel/accel.hpp"
 
 namespace {
 

@@ -12,10 +12,10 @@
 #include <cstdio>
 #include <vector>
 
-#include "dpref/accounting/dda.hpp"
-#include "dpref/algorithms/dda/dp_dda.hpp"
+#include "dpref/dda/calibration.hpp"
+#include "dpref/dda/dp_dda.hpp"
+#include "dpref/dda/problem.hpp"
 #include "dpref/network/gossip.hpp"
-#include "dpref/problems/dda_erm.hpp"
 #include "dpref/random/gaussian.hpp"
 
 namespace {
@@ -25,13 +25,13 @@ using dpref::philox_stream;
 using dpref::vector;
 namespace net = dpref::network;
 namespace pr = dpref::problems;
-namespace alg = dpref::algorithms::dda;
+namespace dda = dpref::dda;
 namespace acc = dpref::accounting;
 
 constexpr int kNodes = 20, kRuns = 20, kPass = 15;
 
 struct fixture {
-  pr::dda_problem<double> prob;
+  dda::problem<double> prob;
   double fstar;
 };
 
@@ -46,10 +46,10 @@ fixture make() {
     for (int k = 0; k < d; ++k)
       X(k, j) = y[j] * 0.8 / std::sqrt(double(d)) + dpref::gaussian<double>(st, 0.4);
   }
-  pr::clip_columns_to_unit_norm<double>(X);
-  pr::dda_problem<double> prob(X, y, kNodes, pr::regularizer<double>::l2(0.01));
+  dda::clip_columns_to_unit_norm<double>(X);
+  dda::problem<double> prob(X, y, kNodes, pr::regularizer<double>::l2(0.01));
   philox_stream s0(41, 78);
-  const auto opt = pr::solve_optimum(prob, 1e-12, 4000, s0);
+  const auto opt = dda::solve_optimum(prob, 1e-12, 4000, s0);
   return {prob, opt.lower};
 }
 
@@ -58,16 +58,16 @@ std::vector<double> losses(const fixture& f, int edges, double eps, std::uint64_
   const net::gossip_sampler<double> smp(net::complete_graph(kNodes), net::activation::edges, edges);
   const double iota = smp.iota();
   const long long T = 3 * f.prob.used() / smp.active_per_round();
-  alg::dda_params<double> p;
+  dda::params<double> p;
   p.iterations = T;
-  p.a = alg::weight_schedule::linear;
-  p.g = alg::gamma_schedule::constant;
+  p.a = dda::weight_schedule::linear;
+  p.g = dda::gamma_schedule::constant;
   p.gamma = 1;
-  p.sigma = acc::dda_paper_sigma_unchecked(f.prob.lipschitz(), iota, double(f.prob.per_node()), T,
-                                           eps, 0.01);
+  p.sigma =
+      dda::paper_sigma_unchecked(f.prob.lipschitz(), iota, double(f.prob.per_node()), T, eps, 0.01);
   std::vector<double> out;
   for (int r = 0; r < kRuns; ++r) {
-    const auto res = alg::run_dp_dda(f.prob, smp, p, philox_stream(seed_base + r, 9));
+    const auto res = dda::run_dp_dda(f.prob, smp, p, philox_stream(seed_base + r, 9));
     out.push_back(f.prob.objective(res.x_bar) - f.fstar);
   }
   return out;

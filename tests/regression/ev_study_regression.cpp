@@ -8,9 +8,9 @@
 #include <cstdio>
 #include <string>
 
-#include "dpref/algorithms/ev/data.hpp"
-#include "dpref/algorithms/ev/optimum.hpp"
-#include "dpref/algorithms/ev/study.hpp"
+#include "dpref/ev/data.hpp"
+#include "dpref/ev/optimum.hpp"
+#include "dpref/ev/study.hpp"
 
 #ifndef DPREF_EV_BASE_LOAD
 #error "DPREF_EV_BASE_LOAD (path of data/ev/base_load_taylor.csv) must be defined"

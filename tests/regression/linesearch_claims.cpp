@@ -15,8 +15,8 @@
 #include <string>
 #include <vector>
 
-#include "dpref/algorithms/linesearch/linesearch.hpp"
 #include "dpref/io/dataset.hpp"
+#include "dpref/linesearch/linesearch.hpp"
 
 #ifndef DPREF_LS_SUBSET
 #error \

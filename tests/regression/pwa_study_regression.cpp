@@ -13,7 +13,7 @@
 #include <cmath>
 #include <cstdio>
 
-#include "dpref/algorithms/pwa/study.hpp"
+#include "dpref/pwa/study.hpp"
 
 namespace {
 

@@ -19,7 +19,7 @@
 #include <set>
 #include <vector>
 
-#include "dpref/algorithms/accel/accel.hpp"
+#include "dpref/accel/accel.hpp"
 #include "dpref/problems/fast_exp.hpp"
 #include "dpref/problems/logistic_kernel.hpp"
 #include "dpref/problems/real_logistic.hpp"
@@ -248,7 +248,7 @@ TEST(ACCEL_SHB, NonPrivateRateMatchesTheorem35) {
     p.x0 = vector<double>::Ones(2);
     const auto r = accel::dp_shb::run(F, p, philox_stream(1));
     EXPECT_TRUE(r.ledger.empty());
-    const double rho = bounds::hb_rate(alpha, beta, mu, L);
+    const double rho = accel::bounds::hb_rate(alpha, beta, mu, L);
     std::size_t t1 = 400;
     while (t1 > 60 && r.trace[t1] < 1e-280) --t1;
     const double slope = fitted_log_rate(r.trace, 50, t1);
@@ -271,7 +271,8 @@ TEST(ACCEL_NAG, NonPrivateRateMatchesSpectralRadiusAndTheorem41) {
     const double alpha = c / L, beta = r.beta;
     EXPECT_NEAR(beta, (1 - std::sqrt(mu * alpha)) / (1 + std::sqrt(mu * alpha)), 1e-15);
     double rho = 0;
-    for (const double l : {mu, L}) rho = std::max(rho, bounds::nag_mode_radius(alpha, beta, l));
+    for (const double l : {mu, L})
+      rho = std::max(rho, accel::bounds::nag_mode_radius(alpha, beta, l));
     std::size_t t1 = 600;
     while (t1 > 100 && r.trace[t1] < 1e-280) --t1;
     const double slope = fitted_log_rate(r.trace, 60, t1);
@@ -296,8 +297,7 @@ TEST(ACCEL_NAGOPT, ScalesFollowProp42AndDecrease) {
   EXPECT_NEAR(r.eps_spent, 1.0, 1e-13);
   EXPECT_LE(r.eps_spent, 1.0 + 1e-13);
   // (4.5) directly.
-  const auto w =
-      accounting::accel_nag_weights(60, P.strong_convexity(), r.alpha, P.public_smoothness());
+  const auto w = accel::nag_weights(60, P.strong_convexity(), r.alpha, P.public_smoothness());
   double s = 0;
   for (double a : w) s += std::cbrt(a);
   for (std::size_t t = 0; t < 60; ++t) {
@@ -308,9 +308,9 @@ TEST(ACCEL_NAGOPT, ScalesFollowProp42AndDecrease) {
   p.E0 = 10.0;
   p.T = 500;
   const auto q = accel::dp_nag_opt::run(P, p, philox_stream(2));
-  const auto choice = accounting::accel_remark41_choose_T(10.0, P.strong_convexity(), q.alpha,
-                                                          P.public_smoothness(), 5,
-                                                          P.l1_sensitivity(), 200, 1.0, 500);
+  const auto choice =
+      accel::remark41_choose_T(10.0, P.strong_convexity(), q.alpha, P.public_smoothness(), 5,
+                               P.l1_sensitivity(), 200, 1.0, 500);
   EXPECT_EQ(q.iterations, choice.T);
   EXPECT_LT(q.iterations, 500);
   EXPECT_NEAR(q.eps_spent, 1.0, 1e-13);
@@ -362,13 +362,13 @@ TEST(ACCEL_THM43, NonPrivateMasgRespectsBound48) {
   long long t = 0;
   for (std::size_t k = 0; k < s.stage_length.size(); ++k) {
     t += s.stage_length[k];
-    const auto w = bounds::masg_weights(s, t, mu, L);
+    const auto w = accel::bounds::masg_weights(s, t, mu, L);
     EXPECT_LE(r.trace[static_cast<std::size_t>(t)], 2 * w.a0 * r.trace[0] + 1e-300) << t;
   }
   // Stage 1 is NAG at α = 1/L: linear decay at the NAG spectral rate.
   const double beta = (1 - std::sqrt(mu)) / (1 + std::sqrt(mu));
-  const double rho =
-      std::max(bounds::nag_mode_radius(1.0, beta, mu), bounds::nag_mode_radius(1.0, beta, L));
+  const double rho = std::max(accel::bounds::nag_mode_radius(1.0, beta, mu),
+                              accel::bounds::nag_mode_radius(1.0, beta, L));
   EXPECT_NEAR(fitted_log_rate(r.trace, 10, 200), 2 * std::log(rho),
               0.05 * std::abs(2 * std::log(rho)));
 }
@@ -384,7 +384,7 @@ TEST(ACCEL_MASGOPT, WeightsAndLedger) {
   // Direct evaluation of the weights of (4.8).
   const double mu = P.strong_convexity(), L = P.public_smoothness();  // params.L unset
   const auto s = accel::make_masg_schedule<double>(120, mu, L, 1, 0, 1.0);
-  const auto w = bounds::masg_weights(s, 120, mu, L);
+  const auto w = accel::bounds::masg_weights(s, 120, mu, L);
   for (long long t = 1; t <= 120; t += 17) {
     const long long st = s.stage_of[t - 1], sT = s.stage_of[119];
     double prod = 1;
@@ -402,9 +402,9 @@ TEST(ACCEL_MASGOPT, WeightsAndLedger) {
   long long best = 0;
   double best_v = 0;
   for (long long T = 1; T <= 150; ++T) {
-    const auto wt = bounds::masg_weights(s2, T, mu, L);
+    const auto wt = accel::bounds::masg_weights(s2, T, mu, L);
     const double v =
-        bounds::optimal_split_bound(wt.a0, wt.a, 10.0, 5, P.l1_sensitivity(), 200, 1.0);
+        accel::bounds::optimal_split_bound(wt.a0, wt.a, 10.0, 5, P.l1_sensitivity(), 200, 1.0);
     if (best == 0 || v < best_v) best = T, best_v = v;
   }
   EXPECT_EQ(q.iterations, best);
@@ -865,7 +865,7 @@ TEST(ACCEL_PROP33, MinibatchCovarianceMatchesTheExactFormulaAndBound313) {
   const double lam = es.eigenvalues()(1);
   const vector<double> v = es.eigenvectors().col(1);
   const double f = static_cast<double>(n - m) / static_cast<double>(m * (n - 1));
-  EXPECT_LE(f * lam, bounds::subsampling_variance(P.l1_sensitivity(), m, n));  // (3.13)
+  EXPECT_LE(f * lam, accel::bounds::subsampling_variance(P.l1_sensitivity(), m, n));  // (3.13)
   // Monte Carlo of the engine's minibatch gradient, g = (x0 − x1)/α from one non-private GD step
   // per stream r (N = 10000). The estimator's standard error uses the sample fourth moment;
   // |var − f·λ| ≤ 5 SE has false-alarm probability ≈ 6e-7 (normal approximation).
@@ -1020,21 +1020,21 @@ TEST(ACCEL_CLAIMS, PaperQualitativeClaimsOnACiSizedInstance) {
 TEST(ACCEL_THM41, RecursionUnrollsToWeightedBoundAndOptimum) {
   const double mu = 0.02, L = 2, alpha = 0.4, S1 = 10, eps = 1;
   const long long T = 80, d = 5, n = 1000, m = 1000;
-  const auto w = accounting::accel_nag_weights(T, mu, alpha, L);
-  const auto opt = accounting::accel_prop42(w, S1, n, eps);
-  const double E0 = 10, s2 = bounds::subsampling_variance(S1, m, n);
+  const auto w = accel::nag_weights(T, mu, alpha, L);
+  const auto opt = accel::prop42(w, S1, n, eps);
+  const double E0 = 10, s2 = accel::bounds::subsampling_variance(S1, m, n);
   double E = E0;
   for (long long t = 0; t < T; ++t)
-    E = bounds::nag_recursion_step(E, mu, alpha, L, opt.b[t], d, s2);
-  const double a0 = bounds::nag_initial_weight(T, mu, alpha);
-  const double via43 = bounds::weighted_bound(a0, w, E0, opt.b, d, s2);
+    E = accel::bounds::nag_recursion_step(E, mu, alpha, L, opt.b[t], d, s2);
+  const double a0 = accel::bounds::nag_initial_weight(T, mu, alpha);
+  const double via43 = accel::bounds::weighted_bound(a0, w, E0, opt.b, d, s2);
   EXPECT_NEAR(E, via43, 1e-12 * via43);
-  const double via46 = bounds::optimal_split_bound(a0, w, E0, d, S1, n, eps);
+  const double via46 = accel::bounds::optimal_split_bound(a0, w, E0, d, S1, n, eps);
   EXPECT_NEAR(via43, via46, 1e-12 * via46);
   // The uniform split is worse.
   const double bu = S1 * T / (n * eps);
-  EXPECT_GT(bounds::weighted_bound(a0, w, E0, std::vector<double>(T, bu), d, s2), via46);
-  EXPECT_NEAR(bounds::subsampling_variance(4.0, 10, 101), 16.0 / 4 / 10 * 91 / 100, 1e-15);
+  EXPECT_GT(accel::bounds::weighted_bound(a0, w, E0, std::vector<double>(T, bu), d, s2), via46);
+  EXPECT_NEAR(accel::bounds::subsampling_variance(4.0, 10, 101), 16.0 / 4 / 10 * 91 / 100, 1e-15);
 }
 
 TEST(ACCEL_THM35, StationaryExcessIsHalfSumLambdaGammaNotLm) {
@@ -1065,11 +1065,11 @@ TEST(ACCEL_THM35, StationaryExcessIsHalfSumLambdaGammaNotLm) {
   for (double x : means) v += (x - mean) * (x - mean);
   const double se = std::sqrt(v / 199 / 200);
   const std::vector<double> lam{mu, L};
-  const double exact = bounds::hb_stationary_excess(alpha, beta, lam, 2 * b * b);
-  const double paper = L * bounds::hb_m(alpha, beta, lam, 2 * b * b);
+  const double exact = accel::bounds::hb_stationary_excess(alpha, beta, lam, 2 * b * b);
+  const double paper = L * accel::bounds::hb_m(alpha, beta, lam, 2 * b * b);
   EXPECT_LT(std::abs(mean - exact), 5 * se) << mean << " " << exact << " " << se;
   EXPECT_GT(std::abs(mean - paper), 5 * se) << paper;
-  EXPECT_LE(exact, L / 2 * bounds::hb_m(alpha, beta, lam, 2 * b * b));
+  EXPECT_LE(exact, L / 2 * accel::bounds::hb_m(alpha, beta, lam, 2 * b * b));
 }
 
 TEST(ACCEL_THM35, LyapunovVarianceMatchesClosedForm) {
@@ -1081,14 +1081,14 @@ TEST(ACCEL_THM35, LyapunovVarianceMatchesClosedForm) {
     Tm << 1 + beta - alpha * lambda, -beta, 1, 0;
     N(0, 0) = alpha * alpha * 1.0;
     for (int i = 0; i < 20000; ++i) E = Tm * E * Tm.transpose() + N;
-    const double g = bounds::hb_mode_variance(alpha, beta, lambda, 1.0);
+    const double g = accel::bounds::hb_mode_variance(alpha, beta, lambda, 1.0);
     EXPECT_NEAR(E(0, 0), g, 1e-10 * g);
   }
 }
 
 TEST(ACCEL_PROP34, GridSearchCertifiesKnownRates) {
   const double mu = 0.5, L = 1;
-  bounds::prop34_grid g;
+  accel::bounds::prop34_grid g;
   g.rho_points = 100;
   g.p_points = 5;
   g.c0_points = 5;
@@ -1096,24 +1096,24 @@ TEST(ACCEL_PROP34, GridSearchCertifiesKnownRates) {
   // rate), so the search must do at least as well (up to one grid step); no certificate can
   // beat the quadratic rate |1 − αμ| of (3.18) (the tight worst case, (1 − μ/L)², is attained
   // by quadratics).
-  const auto gd = bounds::prop34_grid_search(mu, L, 1.0, 0.0, g);
+  const auto gd = accel::bounds::prop34_grid_search(mu, L, 1.0, 0.0, g);
   ASSERT_TRUE(gd.found);
   EXPECT_TRUE(gd.certified);
   EXPECT_LE(gd.rho, std::sqrt(1 - mu / L) + 0.01 + 1e-12);
-  EXPECT_GE(gd.rho, bounds::hb_rate(1.0, 0.0, mu, L) - 1e-12);
+  EXPECT_GE(gd.rho, accel::bounds::hb_rate(1.0, 0.0, mu, L) - 1e-12);
   // Heavy ball with a small momentum: certified ρ is a valid rate, so ≥ the quadratic rate.
   const double alpha = 0.5, beta = 0.1;
-  const auto hb = bounds::prop34_grid_search(mu, L, alpha, beta, g);
+  const auto hb = accel::bounds::prop34_grid_search(mu, L, alpha, beta, g);
   ASSERT_TRUE(hb.found);
   EXPECT_TRUE(hb.certified);
-  EXPECT_GE(hb.rho, bounds::hb_rate(alpha, beta, mu, L) - 1e-12);
+  EXPECT_GE(hb.rho, accel::bounds::hb_rate(alpha, beta, mu, L) - 1e-12);
   EXPECT_LT(hb.rho, 1.0);
-  EXPECT_TRUE(bounds::prop34_certify(mu, L, alpha, beta, hb));
+  EXPECT_TRUE(accel::bounds::prop34_certify(mu, L, alpha, beta, hb));
   auto broken = hb;
   broken.rho = 0.01;  // negative control: a too-fast rate is not certified
-  EXPECT_FALSE(bounds::prop34_certify(mu, L, alpha, beta, broken));
-  EXPECT_GT(bounds::prop34_bound(hb, 10, 1.0, 0.5, L, 2, alpha, 0.01), 0.0);
-  EXPECT_THROW(bounds::prop34_grid_search(mu, L, alpha, 1.0, g), std::domain_error);
+  EXPECT_FALSE(accel::bounds::prop34_certify(mu, L, alpha, beta, broken));
+  EXPECT_GT(accel::bounds::prop34_bound(hb, 10, 1.0, 0.5, L, 2, alpha, 0.01), 0.0);
+  EXPECT_THROW(accel::bounds::prop34_grid_search(mu, L, alpha, 1.0, g), std::domain_error);
 }
 
 }  // namespace

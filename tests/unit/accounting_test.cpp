@@ -12,7 +12,12 @@
 #include <type_traits>
 #include <vector>
 
+#include "dpref/accel/calibration.hpp"
 #include "dpref/accounting/accounting.hpp"
+#include "dpref/dda/calibration.hpp"
+#include "dpref/dda/composition.hpp"
+#include "dpref/ev/calibration.hpp"
+#include "dpref/linesearch/accountant.hpp"
 
 namespace {
 
@@ -103,13 +108,13 @@ TEST(ACC_TYPES, NanAndInfinityRejected) {
 TEST(ACC_TYPES, EdgeCasesReturnAValueOrThrowClearly) {
   // T = 1e9 and T = 1
   EXPECT_TRUE(
-      std::isfinite(dda_guarantee(1.0, 1e6, 0.1, 100.0, 1000000000LL, 1e-2, 1e-6, true).eps));
-  const auto p1 = accel_prop31(1.0, 1.0, 1000000000LL, 100000, 1000);
+      std::isfinite(dda::guarantee(1.0, 1e6, 0.1, 100.0, 1000000000LL, 1e-2, 1e-6, true).eps));
+  const auto p1 = accel::prop31(1.0, 1.0, 1000000000LL, 100000, 1000);
   EXPECT_GT(p1.b, 0.0);
-  EXPECT_LE(accel_iteration_epsilon(1.0, p1.b, 100000, 1000) * 1e9, 1.0 + 1e-12);
+  EXPECT_LE(accel::iteration_epsilon(1.0, p1.b, 100000, 1000) * 1e9, 1.0 + 1e-12);
   EXPECT_TRUE(std::isfinite(compose_drv(approx_dp<double>{1e-4, 0.0}, 1000000000LL, 1e-6).eps));
   EXPECT_EQ(compose_homogeneous(approx_dp<double>{0.5, 0.0}, 1).eps, 0.5);
-  EXPECT_THROW(accel_remark41_choose_T(1.0, 0.01, 0.5, 1.0, 1, 1.0, 10, 1.0, 1000000000LL),
+  EXPECT_THROW(accel::remark41_choose_T(1.0, 0.01, 0.5, 1.0, 1, 1.0, 10, 1.0, 1000000000LL),
                std::domain_error);
   // α → 1 for curves that need integer orders: clear exception
   EXPECT_THROW(poisson_subsampled_gaussian_rdp(0.1, 1.0, std::vector<double>{1.5}),
@@ -218,21 +223,21 @@ DPREF_TYPED_SUITE(ACC_GAUSS_DDA)
 TYPED_TEST(ACC_GAUSS_DDA, LemmaFormulaAndRange) {
   using R = TypeParam;
   const R sigma = R(10), delta = R(1) / 100;
-  const R e = gaussian_privacy_dda(R(2), sigma, delta).eps;
+  const R e = dda::gaussian_privacy_lemma41(R(2), sigma, delta).eps;
   using std::log;
   using std::sqrt;
   {
     precision_scope s(1024);
     expect_upper_close(e, sqrt(2 * log(2 / hi(delta))) * 2 / 10, 6);
   }
-  EXPECT_THROW(gaussian_privacy_dda(R(1), R(1) / 10, delta), std::domain_error);  // ε > 1
+  EXPECT_THROW(dda::gaussian_privacy_lemma41(R(1), R(1) / 10, delta), std::domain_error);  // ε > 1
 }
 TEST(ACC_GAUSS_DDA, ExactDeltaBelowClaimedDelta) {
   // errata property 20: δ_BW(ε_t; Δ, σ) ≤ δ₀ at σ = Δ√(2 ln(2/δ₀))/ε_t, ε_t ≤ 1.
   for (double d0 : {1e-8, 1e-4, 1e-2, 0.1})
     for (double et : {0.05, 0.3, 0.7, 1.0}) {
       const double sigma = 2.0 * std::sqrt(2 * std::log(2 / d0)) / et * (1 + 1e-15);
-      const auto g = gaussian_privacy_dda(2.0, sigma, d0);
+      const auto g = dda::gaussian_privacy_lemma41(2.0, sigma, d0);
       EXPECT_LE(analytic_gaussian_delta(2.0, sigma, g.eps), d0) << d0 << " " << et;
     }
   // Outside the range the form is false: ε = 10, δ = 0.1 has exact δ ≈ 0.26.
@@ -355,7 +360,7 @@ TYPED_TEST(ACC_COMP_SEQ, SumsEpsAndDelta) {
 TEST(ACC_COMP_ADAPTIVE, EvScheduleComposesToEpsilon) {
   // ev Prop 12 + proof of Thm 6: Σ_k ε_k = ε.
   for (long long K : {2LL, 3LL, 10LL, 1000LL}) {
-    const auto sched = ev_epsilon_schedule(K, 0.7);
+    const auto sched = ev::epsilon_schedule(K, 0.7);
     std::vector<pure_dp<double>> parts;
     for (double e : sched) parts.push_back({e});
     const double tot = compose_sequential(parts).eps;
@@ -368,7 +373,7 @@ TEST(ACC_COMP_ADV, LemmaFourThreeAsPrinted) {
   std::vector<approx_dp<double>> parts(50, {0.05, 1e-6});
   parts.push_back({0.9, 0.0});
   const double dp = 1e-5;
-  const auto r = compose_advanced_dda(parts, dp);
+  const auto r = dda::compose_advanced(parts, dp);
   const double s2 = 50 * 0.05 * 0.05 + 0.81;
   const double expect = std::sqrt(2 * s2 * std::log(std::exp(1.0) + std::sqrt(s2) / dp)) + s2;
   EXPECT_NEAR(r.eps, expect, 1e-13);
@@ -376,8 +381,8 @@ TEST(ACC_COMP_ADV, LemmaFourThreeAsPrinted) {
   EXPECT_NEAR(r.delta, d_exact, 1e-18);
   EXPECT_GE(r.delta, d_exact * (1 - 1e-15));
   parts.push_back({0.95, 0.0});
-  EXPECT_THROW(compose_advanced_dda(parts, dp), std::domain_error);  // ε_i ≤ 0.9
-  EXPECT_THROW(compose_advanced_dda(std::vector<approx_dp<double>>{{0.1, 0.0}}, 0.0),
+  EXPECT_THROW(dda::compose_advanced(parts, dp), std::domain_error);  // ε_i ≤ 0.9
+  EXPECT_THROW(dda::compose_advanced(std::vector<approx_dp<double>>{{0.1, 0.0}}, 0.0),
                std::domain_error);
 }
 TEST(ACC_COMP_ADV, ErratumDdaE1ChainExceedsEpsilon) {
@@ -385,7 +390,7 @@ TEST(ACC_COMP_ADV, ErratumDdaE1ChainExceedsEpsilon) {
   for (double eps : {0.2, 0.6, 1.0}) {
     const long long T = 400;
     const std::vector<approx_dp<double>> parts(T, {eps / 20.0, 0.0});  // Σε′² = ε²
-    const double r = compose_advanced_dda(parts, eps).eps;
+    const double r = dda::compose_advanced(parts, eps).eps;
     const double closed = eps * std::sqrt(2 * std::log(std::exp(1.0) + 1.0)) + eps * eps;
     EXPECT_NEAR(r, closed, 1e-12);
     EXPECT_GT(r, eps);
@@ -395,7 +400,7 @@ TEST(ACC_COMP_KOV_HET, NeverWorseThanLemma43OrSequential) {
   std::vector<approx_dp<double>> parts;
   for (int i = 1; i <= 200; ++i) parts.push_back({0.9 * i / 200.0, 1e-9});
   const auto kov = compose_kov_heterogeneous(parts, 1e-6);
-  const auto dda = compose_advanced_dda(parts, 1e-6);
+  const auto dda = dda::compose_advanced(parts, 1e-6);
   double seq = 0;
   for (auto& p : parts) seq += p.eps;
   EXPECT_LE(kov.eps, dda.eps);
@@ -470,8 +475,8 @@ TEST(ACC_SUBSAMPLE_POISSON, RateOneIsIdentityAndSmallRate) {
 }
 TEST(ACC_SUBSAMPLE_DDA, HiddenVersusPublicActiveSet) {
   const approx_dp<double> p{0.4, 1e-3};
-  const auto hidden = subsample_dda_nodes(p, 0.1, 100, true);
-  const auto pub = subsample_dda_nodes(p, 0.1, 100, false);
+  const auto hidden = dda::subsample_nodes(p, 0.1, 100, true);
+  const auto pub = dda::subsample_nodes(p, 0.1, 100, false);
   EXPECT_NEAR(hidden.eps, std::log1p(0.001 * std::expm1(0.4)), 1e-16);
   EXPECT_NEAR(pub.eps, std::log1p(0.01 * std::expm1(0.4)), 1e-15);
   EXPECT_NEAR(hidden.delta, 1e-6, 1e-21);
@@ -479,7 +484,7 @@ TEST(ACC_SUBSAMPLE_DDA, HiddenVersusPublicActiveSet) {
   // errata property 21 (used in dda's proof): ln(1 + γ(e^x − 1)) ≤ 2γx for x ≤ 1.25
   for (double x : {0.01, 0.5, 1.0, 1.25})
     for (double g : {1e-3, 0.1, 1.0}) {
-      EXPECT_LE(subsample_dda_nodes(approx_dp<double>{x, 0.0}, g, 1, true).eps,
+      EXPECT_LE(dda::subsample_nodes(approx_dp<double>{x, 0.0}, g, 1, true).eps,
                 2 * g * x * (1 + 1e-15));
     }
 }
@@ -569,21 +574,21 @@ TEST(ACC_CONV_PURE2RDP, BunSteinkeAndTightForm) {
 TEST(ACC_CAL_DDA_THM1, PaperSigmaAndWorkedNumbers) {
   const double L = 1.5, iota = 0.5, q = 20, eps = 0.8, d0 = 0.01;
   const long long T = 2000;  // >= 5q²ε²/(4ι²) = 1280
-  const double sigma = dda_theorem1_sigma(L, iota, q, T, eps, d0, dda_variant::paper);
+  const double sigma = dda::theorem1_sigma(L, iota, q, T, eps, d0, dda::theorem1_variant::paper);
   EXPECT_NEAR(sigma * sigma, 32 * iota * iota * L * L * T * std::log(2 / d0) / (q * q * eps * eps),
               1e-9);
   // (16): ε_t² = q²ε²/(4ι²T) ≤ 0.2 at equality
-  const double et = dda_step_epsilon(L, sigma, d0);
+  const double et = dda::step_epsilon(L, sigma, d0);
   EXPECT_NEAR(et * et, q * q * eps * eps / (4 * iota * iota * T), 1e-12);
   EXPECT_LE(et * et, 0.2 + 1e-12);
   // (17): Σ_t ε′_t² = ε² with ε′_t = 2ιε_t/q
   EXPECT_NEAR(T * std::pow(2 * iota * et / q, 2), eps * eps, 1e-12);
   // corrected σ is √5 larger
-  EXPECT_NEAR(dda_theorem1_sigma(L, iota, q, T, eps, d0) / sigma, std::sqrt(5.0), 1e-12);
+  EXPECT_NEAR(dda::theorem1_sigma(L, iota, q, T, eps, d0) / sigma, std::sqrt(5.0), 1e-12);
 }
 TEST(ACC_CAL_DDA_THM1, RefusesViolatedPreconditions) {
   try {
-    dda_theorem1_sigma(1.0, 0.1, 100.0, 1000, 1.0, 0.01);
+    dda::theorem1_sigma(1.0, 0.1, 100.0, 1000, 1.0, 0.01);
     FAIL() << "T precondition not enforced";
   } catch (const std::domain_error& e) {
     const std::string m = e.what();
@@ -592,46 +597,46 @@ TEST(ACC_CAL_DDA_THM1, RefusesViolatedPreconditions) {
         << m;
   }
   try {
-    dda_theorem1_sigma(1.0, 0.1, 100.0, 100000000, 1.5, 0.01);
+    dda::theorem1_sigma(1.0, 0.1, 100.0, 100000000, 1.5, 0.01);
     FAIL() << "eps precondition not enforced";
   } catch (const std::domain_error& e) {
     EXPECT_NE(std::string(e.what()).find("eps must be in (0, 1]"), std::string::npos);
   }
   // errata DDA-E4: q ≈ 20,000, ι = 0.1 needs T ≥ 5·10¹⁰
-  EXPECT_THROW(dda_theorem1_sigma(1.0, 0.1, 20000.0, 49999999999LL, 1.0, 0.01), std::domain_error);
-  EXPECT_NO_THROW(dda_theorem1_sigma(1.0, 0.1, 20000.0, 50000000000LL, 1.0, 0.01));
+  EXPECT_THROW(dda::theorem1_sigma(1.0, 0.1, 20000.0, 49999999999LL, 1.0, 0.01), std::domain_error);
+  EXPECT_NO_THROW(dda::theorem1_sigma(1.0, 0.1, 20000.0, 50000000000LL, 1.0, 0.01));
 }
 TEST(ACC_CAL_DDA_THM1, CorrectedSigmaClosesTheChain) {
   // DDA-E1: with σ² 5× larger, ε̃ ≤ √(2.627/5) ε + ε²/5 ≤ 0.925 ε via Lemma 4.3.
   for (double eps : {0.2, 0.5, 1.0}) {
     const double iota = 0.5, q = 10, L = 1, d0 = 0.01;
     const long long T = 2000;
-    const double sigma = dda_theorem1_sigma(L, iota, q, T, eps, d0);
-    const double et = dda_step_epsilon(L, sigma, d0);
+    const double sigma = dda::theorem1_sigma(L, iota, q, T, eps, d0);
+    const double et = dda::step_epsilon(L, sigma, d0);
     const double ep = 2 * iota * et / q;
     const double dp = std::sqrt(T * ep * ep);
-    const double r = compose_advanced_dda(std::vector<approx_dp<double>>(T, {ep, 0.0}), dp).eps;
+    const double r = dda::compose_advanced(std::vector<approx_dp<double>>(T, {ep, 0.0}), dp).eps;
     EXPECT_LE(r, 0.925 * eps) << eps;
   }
 }
 TEST(ACC_CAL_DDA_REMARK31, PrintedBound) {
-  EXPECT_NEAR(dda_remark31_eps_hat(100, 100, 1.0), std::sqrt(0.6) + 0.2, 1e-15);
+  EXPECT_NEAR(dda::remark31_eps_hat(100, 100, 1.0), std::sqrt(0.6) + 0.2, 1e-15);
   // DDA-E1 example: at t/T = 0.25 the printed (7) gives 0.437 (the paper's chain gives 1.060)
-  EXPECT_NEAR(dda_remark31_eps_hat(25, 100, 1.0), 0.437, 5e-4);
-  EXPECT_THROW(dda_remark31_eps_hat(0, 100, 1.0), std::domain_error);
+  EXPECT_NEAR(dda::remark31_eps_hat(25, 100, 1.0), 0.437, 5e-4);
+  EXPECT_THROW(dda::remark31_eps_hat(0, 100, 1.0), std::domain_error);
 }
 TEST(ACC_CAL_DDA_CHAIN, CalibratedSigmaIsTightAndSafe) {
   const double L = 1, iota = 0.1, q = 100, eps = 1, d0 = 0.01, dp = 1e-6;
   const long long T = 1250000;
-  const double s_hidden = dda_calibrate_sigma(L, iota, q, T, eps, d0, dp, true);
-  EXPECT_LE(dda_guarantee(L, s_hidden, iota, q, T, d0, dp, true).eps, eps);
-  EXPECT_GT(dda_guarantee(L, s_hidden * (1 - 1e-9), iota, q, T, d0, dp, true).eps,
+  const double s_hidden = dda::calibrate_sigma(L, iota, q, T, eps, d0, dp, true);
+  EXPECT_LE(dda::guarantee(L, s_hidden, iota, q, T, d0, dp, true).eps, eps);
+  EXPECT_GT(dda::guarantee(L, s_hidden * (1 - 1e-9), iota, q, T, d0, dp, true).eps,
             eps * (1 - 1e-6));
-  const double s_public = dda_calibrate_sigma(L, iota, q, T, eps, d0, dp, false);
+  const double s_public = dda::calibrate_sigma(L, iota, q, T, eps, d0, dp, false);
   EXPECT_GT(s_public, s_hidden);  // DDA-E3: a public active set gives only 1/q
   // DDA-E2: δ̃ = 1 − (1 − δ′)(1 − ιδ₀/q)^T is vacuous at (ι, q, ε, δ₀) = (0.1, 100, 1, 0.01)
   // with T = 5q²ε²/(4ι²) = 1.25e6, even for a tiny δ′: 1 − e^{−12.5} = 1.000.
-  const double dt = dda_guarantee(L, s_hidden, iota, q, T, d0, dp, true).delta;
+  const double dt = dda::guarantee(L, s_hidden, iota, q, T, d0, dp, true).delta;
   EXPECT_GT(dt, 0.9999);
   EXPECT_NEAR(dt, -std::expm1(T * std::log1p(-iota * d0 / q)), 1e-6);
 }
@@ -641,8 +646,8 @@ TYPED_TEST(ACC_CAL_ACCEL_PROP31, PerIterationLossSumsToEpsilon) {
   for (long long m : {1000LL, 100000LL}) {
     const long long T = 100, n = 100000;
     const R eps = R(1);
-    const auto p = accel_prop31<R>(R(1), eps, T, n, m);
-    const R per = accel_iteration_epsilon<R>(R(1), p.b, n, m);
+    const auto p = accel::prop31<R>(R(1), eps, T, n, m);
+    const R per = accel::iteration_epsilon<R>(R(1), p.b, n, m);
     precision_scope s(1024);
     // errata property 14: T ln[1 + (m/n)(e^{S/(b m)} − 1)] = ε; b rounded up ⇒ ≤ within rounding
     EXPECT_TRUE(hi(per) * T <= hi(eps) * (1 + ulps<R>(8)));
@@ -651,10 +656,10 @@ TYPED_TEST(ACC_CAL_ACCEL_PROP31, PerIterationLossSumsToEpsilon) {
   }
 }
 TEST(ACC_CAL_ACCEL_PROP42, ClosedFormMatchesNumericalMinimisation) {
-  const auto a = accel_nag_weights(60, 0.01, 0.5, 1.0);
+  const auto a = accel::nag_weights(60, 0.01, 0.5, 1.0);
   const double S1 = 1, eps = 1;
   const long long n = 1000;
-  const auto sol = accel_prop42(a, S1, n, eps);
+  const auto sol = accel::prop42(a, S1, n, eps);
   double obj = 0, se = 0;
   for (std::size_t t = 0; t < a.size(); ++t) {
     obj += a[t] * sol.b[t] * sol.b[t];
@@ -695,11 +700,11 @@ TEST(ACC_CAL_ACCEL_PROP42, ClosedFormMatchesNumericalMinimisation) {
 TEST(ACC_CAL_ACCEL_REMARK41, ChoiceOfTMinimisesBound) {
   const double E0 = 10, mu = 0.01, alpha = 0.5, L = 1, S1 = 1, eps = 1;
   const long long d = 10, n = 100000;
-  const auto r = accel_remark41_choose_T(E0, mu, alpha, L, d, S1, n, eps, 400);
+  const auto r = accel::remark41_choose_T(E0, mu, alpha, L, d, S1, n, eps, 400);
   double best = INFINITY;
   long long bestT = 0;
   for (long long T = 1; T <= 400; ++T) {  // direct (4.6) with explicit weights
-    const auto a = accel_nag_weights(T, mu, alpha, L);
+    const auto a = accel::nag_weights(T, mu, alpha, L);
     double s = 0;
     for (double x : a) s += std::cbrt(x);
     const double b = std::pow(1 - std::sqrt(mu * alpha), static_cast<double>(T)) * E0 +
@@ -711,7 +716,7 @@ TEST(ACC_CAL_ACCEL_REMARK41, ChoiceOfTMinimisesBound) {
 }
 TEST(ACC_CAL_EV, ScheduleAndNoiseScale) {
   const long long K = 7;
-  const auto s = ev_epsilon_schedule(K, 2.0);
+  const auto s = ev::epsilon_schedule(K, 2.0);
   EXPECT_EQ(s[0], 0.0);
   double tot = 0;
   for (long long k = 1; k <= K; ++k) {
@@ -721,16 +726,16 @@ TEST(ACC_CAL_EV, ScheduleAndNoiseScale) {
     tot += s[static_cast<std::size_t>(k - 1)];
   }
   EXPECT_NEAR(tot, 2.0, 1e-14);
-  const double sc = ev_noise_scale(K, 3.0, 0.5, 2.0);
+  const double sc = ev::noise_scale(K, 3.0, 0.5, 2.0);
   EXPECT_NEAR(sc, K * (K - 1) * 3.0 * 0.5 / 4.0, 1e-13);
   // ε_k/Δ^(k) = 2ε/(K(K−1)LΔ) with Δ^(k) = (k−1)LΔ (Lemma 13): scale = Δ^(k)/ε_k
   EXPECT_NEAR(4 * 3.0 * 0.5 / s[4], sc, 1e-12);
-  EXPECT_THROW(ev_epsilon_schedule(1, 1.0), std::domain_error);
+  EXPECT_THROW(ev::epsilon_schedule(1, 1.0), std::domain_error);
 }
 TEST(ACC_CAL_LINESEARCH, PerCallAccountingAndRefusal) {
   const auto o = integer_orders<double>(2, 32);
   rdp_curve<double> total{o, std::vector<double>(o.size(), 1.0)};
-  linesearch_accountant<double> acc(0.05, total);
+  linesearch::accountant<double> acc(0.05, total);
   const auto g = acc.gradient_cost(0.05);
   const auto l = acc.line_search_cost(0.2);
   // gradient cost is amp(αρ): ZW bound on the Gaussian base αρ
@@ -739,7 +744,7 @@ TEST(ACC_CAL_LINESEARCH, PerCallAccountingAndRefusal) {
   const auto ref = poisson_subsampled_rdp_zw(base, 0.05);
   for (std::size_t i = 0; i < o.size(); ++i) EXPECT_NEAR(g.eps[i], ref.eps[i], 1e-15 * ref.eps[i]);
   // proven SVT cost ≤ pure ε = ε_BT/2 + 2ε_BT/4 before amplification
-  linesearch_accountant<double> paper(0.05, total, svt_bound::paper_eq4_5);
+  linesearch::accountant<double> paper(0.05, total, svt_bound::paper_eq4_5);
   EXPECT_GT(paper.line_search_cost(0.2).eps[0], 0.0);
   int calls = 0;
   try {
@@ -819,13 +824,13 @@ R golden_eval(const std::string& kind, const std::vector<double>& x) {
   if (kind == "kov_optimal")
     return compose_kov_optimal(approx_dp<R>{r(x[0]), R(0)}, static_cast<long>(x[1]), r(x[2])).eps;
   if (kind == "advanced_dda")
-    return compose_advanced_dda(std::vector<approx_dp<R>>(static_cast<std::size_t>(x[1]),
-                                                          approx_dp<R>{r(x[0]), R(0)}),
-                                r(x[2]))
+    return dda::compose_advanced(std::vector<approx_dp<R>>(static_cast<std::size_t>(x[1]),
+                                                           approx_dp<R>{r(x[0]), R(0)}),
+                                 r(x[2]))
         .eps;
   if (kind == "accel_prop31_b")
-    return accel_prop31(r(x[0]), r(x[1]), static_cast<long long>(x[2]),
-                        static_cast<long long>(x[3]), static_cast<long long>(x[4]))
+    return accel::prop31(r(x[0]), r(x[1]), static_cast<long long>(x[2]),
+                         static_cast<long long>(x[3]), static_cast<long long>(x[4]))
         .b;
   ADD_FAILURE() << "unknown golden kind " << kind;
   return R(0);

@@ -8,12 +8,12 @@
 #include <cstdio>
 #include <vector>
 
-#include "dpref/accounting/dda.hpp"
-#include "dpref/algorithms/dda/dp_dda.hpp"
-#include "dpref/bounds/dda_bounds.hpp"
+#include "dpref/dda/bounds.hpp"
+#include "dpref/dda/calibration.hpp"
+#include "dpref/dda/dp_dda.hpp"
+#include "dpref/dda/problem.hpp"
 #include "dpref/network/gossip.hpp"
 #include "dpref/network/graph.hpp"
-#include "dpref/problems/dda_erm.hpp"
 #include "dpref/problems/regularizers.hpp"
 #include "dpref/random/gaussian.hpp"
 
@@ -25,9 +25,8 @@ using dpref::philox_stream;
 using dpref::vector;
 namespace net = dpref::network;
 namespace pr = dpref::problems;
-namespace alg = dpref::algorithms::dda;
+namespace dda = dpref::dda;
 namespace acc = dpref::accounting;
-namespace bd = dpref::bounds::dda;
 
 /// Two Gaussian classes y·mean + N(0, s²I) in dimension d, records clipped to norm 1.
 template <class Real>
@@ -41,7 +40,7 @@ std::pair<matrix<Real>, vector<Real>> synthetic(long long N, int d, double sep, 
     for (int k = 0; k < d; ++k)
       X(k, j) = y[j] * Real(sep / std::sqrt(double(d))) + dpref::gaussian<Real>(st, Real(s));
   }
-  pr::clip_columns_to_unit_norm<Real>(X);
+  dda::clip_columns_to_unit_norm<Real>(X);
   return {X, y};
 }
 
@@ -176,40 +175,40 @@ TEST(DDA_REG, ClosedFormsAndErrors) {
 
 TEST(DDA_ALG1_EQUALS_DDA, SigmaZeroIotaOneIsConventionalDDAExactly) {
   auto [X, y] = synthetic<double>(120, 5, 1.0, 0.5, 11);
-  const pr::dda_problem<double> prob(X, y, 6, pr::regularizer<double>::l1(0.01));
+  const dda::problem<double> prob(X, y, 6, pr::regularizer<double>::l1(0.01));
   const auto g = net::ring_graph(6);
-  alg::dda_params<double> p;
+  dda::params<double> p;
   p.iterations = 300;
-  p.a = alg::weight_schedule::constant;
-  p.g = alg::gamma_schedule::sqrt_t;
+  p.a = dda::weight_schedule::constant;
+  p.g = dda::gamma_schedule::sqrt_t;
   p.gamma = 0.5;
   p.sigma = 0;
   const philox_stream run(21, 1);
   const net::gossip_sampler<double> all(g, net::activation::nodes, 6);
-  const auto a = alg::run_dp_dda(prob, all, p, run);
-  const auto b = alg::run_dda(prob, net::metropolis_weights<double>(g), p, run);
+  const auto a = dda::run_dp_dda(prob, all, p, run);
+  const auto b = dda::run_dda(prob, net::metropolis_weights<double>(g), p, run);
   EXPECT_TRUE((a.x_tilde.array() == b.x_tilde.array()).all());
   EXPECT_TRUE((a.y_tilde.array() == b.y_tilde.array()).all());
   EXPECT_TRUE((a.z.array() == b.z.array()).all());
   // negative control: ι < 1 changes the trajectory
   const net::gossip_sampler<double> half(g, net::activation::nodes, 3);
-  EXPECT_FALSE((alg::run_dp_dda(prob, half, p, run).z.array() == b.z.array()).all());
+  EXPECT_FALSE((dda::run_dp_dda(prob, half, p, run).z.array() == b.z.array()).all());
 }
 
 TEST(DDA_THREADS, BitIdenticalForOneAndTwoThreads) {
   auto [X, y] = synthetic<double>(400, 8, 1.0, 0.5, 12);
-  const pr::dda_problem<double> prob(X, y, 40, pr::regularizer<double>::l2(0.01));
+  const dda::problem<double> prob(X, y, 40, pr::regularizer<double>::l2(0.01));
   const net::gossip_sampler<double> smp(net::complete_graph(40), net::activation::nodes, 20);
-  alg::dda_params<double> p;
+  dda::params<double> p;
   p.iterations = 50;
-  p.a = alg::weight_schedule::linear;
-  p.g = alg::gamma_schedule::zero;
+  p.a = dda::weight_schedule::linear;
+  p.g = dda::gamma_schedule::zero;
   p.sigma = 0.7;
   const philox_stream run(22, 1);
   p.threads = 1;
-  const auto a = alg::run_dp_dda(prob, smp, p, run);
+  const auto a = dda::run_dp_dda(prob, smp, p, run);
   p.threads = 2;
-  const auto b = alg::run_dp_dda(prob, smp, p, run);
+  const auto b = dda::run_dp_dda(prob, smp, p, run);
   EXPECT_TRUE((a.x_tilde.array() == b.x_tilde.array()).all());
   EXPECT_TRUE((a.z.array() == b.z.array()).all());
   long long total = 0;
@@ -222,23 +221,23 @@ TEST(DDA_THREADS, BitIdenticalForOneAndTwoThreads) {
 // mp50 result is not the widened double one (nothing ran in double).
 TEST(DDA_ALG1, Mp50RunAgreesWithDouble) {
   auto [X, y] = synthetic<double>(40, 3, 1.0, 0.5, 16);
-  const pr::dda_problem<double> pd(X, y, 4, pr::regularizer<double>::l2(0.1));
-  const pr::dda_problem<mp50> pm(X.cast<mp50>(), y.cast<mp50>(), 4,
-                                 pr::regularizer<mp50>::l2(mp50(1) / 10));
-  alg::dda_params<double> p;
+  const dda::problem<double> pd(X, y, 4, pr::regularizer<double>::l2(0.1));
+  const dda::problem<mp50> pm(X.cast<mp50>(), y.cast<mp50>(), 4,
+                              pr::regularizer<mp50>::l2(mp50(1) / 10));
+  dda::params<double> p;
   p.iterations = 30;
-  p.a = alg::weight_schedule::linear;
-  p.g = alg::gamma_schedule::zero;
+  p.a = dda::weight_schedule::linear;
+  p.g = dda::gamma_schedule::zero;
   p.sigma = 0.5;
-  alg::dda_params<mp50> q;
+  dda::params<mp50> q;
   q.iterations = 30;
-  q.a = alg::weight_schedule::linear;
-  q.g = alg::gamma_schedule::zero;
+  q.a = dda::weight_schedule::linear;
+  q.g = dda::gamma_schedule::zero;
   q.sigma = mp50(1) / 2;
   const net::gossip_sampler<double> sd(net::complete_graph(4), net::activation::nodes, 2);
   const net::gossip_sampler<mp50> sm(net::complete_graph(4), net::activation::nodes, 2);
-  const auto a = alg::run_dp_dda(pd, sd, p, philox_stream(8));
-  const auto b = alg::run_dp_dda(pm, sm, q, philox_stream(8));
+  const auto a = dda::run_dp_dda(pd, sd, p, philox_stream(8));
+  const auto b = dda::run_dp_dda(pm, sm, q, philox_stream(8));
   for (int k = 0; k < 3; ++k) {
     EXPECT_NEAR(a.x_bar[k], static_cast<double>(b.x_bar[k]), 1e-9);
     EXPECT_NE(b.x_bar[k], mp50(a.x_bar[k]));
@@ -247,14 +246,14 @@ TEST(DDA_ALG1, Mp50RunAgreesWithDouble) {
 
 TEST(DDA_ALG1, ValidatesParameters) {
   auto [X, y] = synthetic<double>(20, 2, 1.0, 0.5, 13);
-  const pr::dda_problem<double> prob(X, y, 2, pr::regularizer<double>::l1(0.01));
+  const dda::problem<double> prob(X, y, 2, pr::regularizer<double>::l1(0.01));
   const net::gossip_sampler<double> smp(net::complete_graph(2), net::activation::nodes, 1);
-  alg::dda_params<double> p;
-  p.g = alg::gamma_schedule::zero;  // μ = 0: minimiser not unique
-  EXPECT_THROW(alg::run_dp_dda(prob, smp, p, philox_stream(1)), std::domain_error);
-  p.g = alg::gamma_schedule::sqrt_t;
+  dda::params<double> p;
+  p.g = dda::gamma_schedule::zero;  // μ = 0: minimiser not unique
+  EXPECT_THROW(dda::run_dp_dda(prob, smp, p, philox_stream(1)), std::domain_error);
+  p.g = dda::gamma_schedule::sqrt_t;
   p.iterations = 0;
-  EXPECT_THROW(alg::run_dp_dda(prob, smp, p, philox_stream(1)), std::domain_error);
+  EXPECT_THROW(dda::run_dp_dda(prob, smp, p, philox_stream(1)), std::domain_error);
 }
 
 // ----------------------------------------------------------------------------- privacy
@@ -265,22 +264,22 @@ TEST(DDA_PRIV_A, ErratumE1NumbersReproduced) {
   for (double eps : {0.25, 0.5, 1.0}) {
     const double iota = 0.5, L = 1, delta0 = 0.01;
     const long long q = 4, T = 100;  // T >= 5q²ε²/(4ι²) = 80ε²
-    const double sigma = acc::dda_paper_sigma_unchecked(L, iota, double(q), T, eps, delta0);
-    EXPECT_EQ(sigma,
-              acc::dda_theorem1_sigma(L, iota, double(q), T, eps, delta0, acc::dda_variant::paper));
-    const auto chain = acc::dda_paper_chain(L, sigma, iota, q, T, delta0);
+    const double sigma = dda::paper_sigma_unchecked(L, iota, double(q), T, eps, delta0);
+    EXPECT_EQ(sigma, dda::theorem1_sigma(L, iota, double(q), T, eps, delta0,
+                                         dda::theorem1_variant::paper));
+    const auto chain = dda::paper_chain(L, sigma, iota, q, T, delta0);
     const double expected = eps * std::sqrt(2 * std::log(std::exp(1.0) + 1)) + eps * eps;
     EXPECT_NEAR(chain.eps, expected, 1e-12 * expected) << eps;
     EXPECT_GT(chain.eps, eps);
     EXPECT_GE(chain.delta, eps * (1 - 1e-12));
   }
   // ε = 1: ε̃ = 2.6207… (errata: "1.621ε + ε²")
-  const double s1 = acc::dda_paper_sigma_unchecked(1.0, 0.5, 4.0, 100, 1.0, 0.01);
-  EXPECT_NEAR(acc::dda_paper_chain(1.0, s1, 0.5, 4, 100, 0.01).eps, 2.6207, 1e-4);
+  const double s1 = dda::paper_sigma_unchecked(1.0, 0.5, 4.0, 100, 1.0, 0.01);
+  EXPECT_NEAR(dda::paper_chain(1.0, s1, 0.5, 4, 100, 0.01).eps, 2.6207, 1e-4);
 }
 
-acc::dda_privacy_setup<double> small_setup(bool hidden) {
-  acc::dda_privacy_setup<double> s;
+dda::privacy_setup<double> small_setup(bool hidden) {
+  dda::privacy_setup<double> s;
   s.lipschitz = 1;
   s.iota = 0.1;
   s.q_local = 50;
@@ -295,29 +294,29 @@ acc::dda_privacy_setup<double> small_setup(bool hidden) {
 }
 
 // Each calibration's reported guarantees are >= what the accountant certifies at its σ when
-// asked directly (dda_guarantee, rdp_to_dp of the composed WBK curve), and (b), (c) meet the
+// asked directly (dda::guarantee, rdp_to_dp of the composed WBK curve), and (b), (c) meet the
 // target with a minimal σ.
 TEST(DDA_PRIV_REPORTS, ReportedAtLeastTheAccountant) {
   for (bool hidden : {false, true}) {
     const auto s = small_setup(hidden);
-    for (auto kind : {acc::dda_calibration::paper_theorem1, acc::dda_calibration::sound_chain,
-                      acc::dda_calibration::rdp}) {
-      const auto r = acc::dda_calibrate(s, kind);
+    for (auto kind :
+         {dda::calibration::paper_theorem1, dda::calibration::sound_chain, dda::calibration::rdp}) {
+      const auto r = dda::calibrate(s, kind);
       // (c) accountant directly
       const double gamma = (hidden ? s.iota : 1.0) / double(s.q_local);
       const long long k =
-          hidden ? s.T : acc::binomial_upper_quantile(s.T, s.iota, s.target_delta / 10);
-      const auto one = acc::subsampled_gaussian_rdp_wor(gamma, r.sigma / (2 * s.lipschitz),
+          hidden ? s.T : dda::binomial_upper_quantile(s.T, s.iota, s.target_delta / 10);
+      const auto one = dda::subsampled_gaussian_rdp_wor(gamma, r.sigma / (2 * s.lipschitz),
                                                         acc::integer_orders<double>(2, 48));
       const auto direct = acc::rdp_to_dp(acc::compose_rdp_steps(one, k),
                                          hidden ? s.target_delta : s.target_delta * 0.9)
                               .guarantee;
       EXPECT_GE(r.rdp.eps, direct.eps) << r.name;
       EXPECT_GE(r.rdp.delta,
-                s.target_delta * 0.9 + acc::binomial_tail_bound(s.T, s.iota, k + 1) - 1e-18);
+                s.target_delta * 0.9 + dda::binomial_tail_bound(s.T, s.iota, k + 1) - 1e-18);
       if (r.sound_chain_ok) {
-        const auto g = acc::dda_guarantee(s.lipschitz, r.sigma, s.iota, double(s.q_local),
-                                          hidden ? s.T : k, s.delta0, s.delta_prime, hidden);
+        const auto g = dda::guarantee(s.lipschitz, r.sigma, s.iota, double(s.q_local),
+                                      hidden ? s.T : k, s.delta0, s.delta_prime, hidden);
         EXPECT_GE(r.sound_chain.eps, g.eps) << r.name;
         EXPECT_GE(r.sound_chain.delta, g.delta) << r.name;
       }
@@ -325,11 +324,11 @@ TEST(DDA_PRIV_REPORTS, ReportedAtLeastTheAccountant) {
           "[dda] %-18s sigma=%.4f rdp eps=%.4f (delta %.1e) chain %s eps=%.4f delta=%.3g k*=%lld\n",
           r.name.c_str(), r.sigma, r.rdp.eps, r.rdp.delta, r.sound_chain_ok ? "ok" : "n/a",
           r.sound_chain.eps, r.sound_chain.delta, r.active_rounds);
-      if (kind == acc::dda_calibration::rdp) {
+      if (kind == dda::calibration::rdp) {
         EXPECT_LE(r.rdp.eps, s.eps);
-        EXPECT_GT(acc::dda_rdp_guarantee(s, r.sigma * (1 - 1e-9)).eps, s.eps);  // minimal
+        EXPECT_GT(dda::rdp_guarantee(s, r.sigma * (1 - 1e-9)).eps, s.eps);  // minimal
       }
-      if (kind == acc::dda_calibration::sound_chain) {
+      if (kind == dda::calibration::sound_chain) {
         EXPECT_LE(r.sound_chain.eps, s.eps);
       }
     }
@@ -338,15 +337,15 @@ TEST(DDA_PRIV_REPORTS, ReportedAtLeastTheAccountant) {
 
 // DDA-E3: a public active set needs more noise than the (unsound here) hidden model.
 TEST(DDA_PRIV_C, PublicActiveSetNeedsMoreNoise) {
-  const auto pub = acc::dda_calibrate(small_setup(false), acc::dda_calibration::rdp);
-  const auto hid = acc::dda_calibrate(small_setup(true), acc::dda_calibration::rdp);
+  const auto pub = dda::calibrate(small_setup(false), dda::calibration::rdp);
+  const auto hid = dda::calibrate(small_setup(true), dda::calibration::rdp);
   EXPECT_GT(pub.sigma, hid.sigma);
-  const auto pubb = acc::dda_calibrate(small_setup(false), acc::dda_calibration::sound_chain);
-  const auto hidb = acc::dda_calibrate(small_setup(true), acc::dda_calibration::sound_chain);
+  const auto pubb = dda::calibrate(small_setup(false), dda::calibration::sound_chain);
+  const auto hidb = dda::calibrate(small_setup(true), dda::calibration::sound_chain);
   EXPECT_GT(pubb.sigma, hidb.sigma);
   // ledger at the realised active rounds (<= k*) never exceeds the report
   const auto s = small_setup(false);
-  const auto l = acc::dda_ledger(s, pub, pub.active_rounds);
+  const auto l = dda::ledger(s, pub, pub.active_rounds);
   EXPECT_LE(l.total(s.target_delta * 0.9).eps, pub.rdp.eps);
 }
 
@@ -357,7 +356,7 @@ TEST(DDA_PRIV_WOR, BoundsTheExactDivergence) {
   const auto orders = acc::integer_orders<double>(2, 10);
   for (double sigma : {1.0, 2.0, 4.0}) {
     for (double g : {0.02, 0.1, 0.5}) {
-      const auto c = acc::subsampled_gaussian_rdp_wor(g, sigma / 2, orders);
+      const auto c = dda::subsampled_gaussian_rdp_wor(g, sigma / 2, orders);
       double integral = 0;
       const double h = 1e-3;
       for (double x = -12 * sigma; x <= 12 * sigma; x += h) {
@@ -370,11 +369,11 @@ TEST(DDA_PRIV_WOR, BoundsTheExactDivergence) {
       EXPECT_GE(c.eps[0], std::log(integral) * (1 - 1e-6)) << sigma << " " << g;
       for (std::size_t i = 0; i < orders.size(); ++i)
         EXPECT_LE(c.eps[i], orders[i] * 4 / (2 * sigma * sigma) * (1 + 1e-12));
-      const auto c2 = acc::subsampled_gaussian_rdp_wor(std::min(1.0, 2 * g), sigma / 2, orders);
+      const auto c2 = dda::subsampled_gaussian_rdp_wor(std::min(1.0, 2 * g), sigma / 2, orders);
       EXPECT_LE(c.eps[3], c2.eps[3]);
     }
   }
-  const auto full = acc::subsampled_gaussian_rdp_wor(1.0, 1.0, orders);
+  const auto full = dda::subsampled_gaussian_rdp_wor(1.0, 1.0, orders);
   EXPECT_DOUBLE_EQ(full.eps[0], 1.0);  // α/(2s²) at α = 2, s = 1
 }
 
@@ -388,11 +387,11 @@ TEST(DDA_PRIV_BINOM, ChernoffDominatesExactTail) {
       tail += std::exp(std::lgamma(double(T) + 1) - std::lgamma(double(j) + 1) -
                        std::lgamma(double(T - j) + 1) + double(j) * std::log(p) +
                        double(T - j) * std::log1p(-p));
-    EXPECT_GE(acc::binomial_tail_bound(T, p, k), tail * (1 - 1e-12)) << k;
+    EXPECT_GE(dda::binomial_tail_bound(T, p, k), tail * (1 - 1e-12)) << k;
   }
-  const long long kq = acc::binomial_upper_quantile(T, p, 1e-6);
-  EXPECT_LE(acc::binomial_tail_bound(T, p, kq + 1), 1e-6);
-  EXPECT_GT(acc::binomial_tail_bound(T, p, kq), 1e-6);
+  const long long kq = dda::binomial_upper_quantile(T, p, 1e-6);
+  EXPECT_LE(dda::binomial_tail_bound(T, p, kq + 1), 1e-6);
+  EXPECT_GT(dda::binomial_tail_bound(T, p, kq), 1e-6);
 }
 
 // (b) σ² ×5 (Theorem 1 corrected) closes the printed chain (δ′ = √Σε′² = ε/√5):
@@ -400,28 +399,28 @@ TEST(DDA_PRIV_BINOM, ChernoffDominatesExactTail) {
 // small δ′ (1e-6) the same technique needs more noise: the bisected σ of (b) is larger, meets ε,
 // and the public active set (1/q over k* rounds, tail in δ̃) certifies less than the hidden one.
 TEST(DDA_PRIV_B, CorrectedTheorem1SigmaAndTheSoundChain) {
-  acc::dda_privacy_setup<double> s = small_setup(true);
+  dda::privacy_setup<double> s = small_setup(true);
   s.q_local = 4;
   s.iota = 0.5;
   s.T = 200;  // >= 5q²ε²/(4ι²) = 80
   for (double eps : {0.5, 1.0}) {
     s.eps = eps;
     const double sig =
-        acc::dda_theorem1_sigma(1.0, s.iota, 4.0, s.T, eps, s.delta0, acc::dda_variant::corrected);
-    const auto printed = acc::dda_paper_chain(1.0, sig, s.iota, 4, s.T, s.delta0);
+        dda::theorem1_sigma(1.0, s.iota, 4.0, s.T, eps, s.delta0, dda::theorem1_variant::corrected);
+    const auto printed = dda::paper_chain(1.0, sig, s.iota, 4, s.T, s.delta0);
     const double want = eps * std::sqrt(2 * std::log(std::exp(1.0) + 1) / 5) + eps * eps / 5;
     EXPECT_NEAR(printed.eps, want, 1e-12 * want);
     EXPECT_LE(printed.eps, eps);
     EXPECT_GE(printed.delta, eps / std::sqrt(5.0) * (1 - 1e-12));
-    const auto b = acc::dda_calibrate(s, acc::dda_calibration::sound_chain);
+    const auto b = dda::calibrate(s, dda::calibration::sound_chain);
     EXPECT_GT(b.sigma, sig);
     EXPECT_LE(b.sound_chain.eps, eps);
     auto pub = s;
     pub.active_set_hidden = false;
     long long k = 0;
-    const auto g = acc::dda_sound_chain(pub, b.sigma, &k);
+    const auto g = dda::sound_chain(pub, b.sigma, &k);
     EXPECT_GT(g.eps, b.sound_chain.eps);
-    EXPECT_GE(g.delta, acc::binomial_tail_bound(s.T, s.iota, k + 1));
+    EXPECT_GE(g.delta, dda::binomial_tail_bound(s.T, s.iota, k + 1));
   }
 }
 
@@ -429,7 +428,7 @@ TEST(DDA_PRIV_B, CorrectedTheorem1SigmaAndTheSoundChain) {
 
 TEST(DDA_PROBLEM, SubgradientLossAndSparseEqualsDense) {
   auto [X, y] = synthetic<double>(60, 4, 1.0, 0.5, 14);
-  const pr::dda_problem<double> prob(X, y, 5, pr::regularizer<double>::l1(0.1));
+  const dda::problem<double> prob(X, y, 5, pr::regularizer<double>::l1(0.1));
   EXPECT_EQ(prob.per_node(), 12);
   EXPECT_LE(prob.lipschitz(), 1.0 + 1e-15);
   vector<double> x(4);
@@ -446,17 +445,17 @@ TEST(DDA_PROBLEM, SubgradientLossAndSparseEqualsDense) {
     EXPECT_LT((g - want).cwiseAbs().maxCoeff(), 1e-15);
   }
   const Eigen::SparseMatrix<double> S = X.sparseView();
-  const pr::dda_problem<double, Eigen::SparseMatrix<double>> sp(S, y, 5,
-                                                                pr::regularizer<double>::l1(0.1));
+  const dda::problem<double, Eigen::SparseMatrix<double>> sp(S, y, 5,
+                                                             pr::regularizer<double>::l1(0.1));
   EXPECT_NEAR(sp.objective(x), prob.objective(x), 1e-14);
-  alg::dda_params<double> p;
+  dda::params<double> p;
   p.iterations = 100;
   p.sigma = 0.5;
   const net::gossip_sampler<double> smp(net::complete_graph(5), net::activation::nodes, 2);
-  const auto a = alg::run_dp_dda(prob, smp, p, philox_stream(3));
-  const auto b = alg::run_dp_dda(sp, smp, p, philox_stream(3));
+  const auto a = dda::run_dp_dda(prob, smp, p, philox_stream(3));
+  const auto b = dda::run_dp_dda(sp, smp, p, philox_stream(3));
   EXPECT_LT((a.x_bar - b.x_bar).cwiseAbs().maxCoeff(), 1e-12);
-  EXPECT_THROW(pr::dda_problem<double>(X, y, 100, pr::regularizer<double>::l1(0.1)),
+  EXPECT_THROW(dda::problem<double>(X, y, 100, pr::regularizer<double>::l1(0.1)),
                std::domain_error);
 }
 
@@ -464,9 +463,9 @@ TEST(DDA_PROBLEM, SubgradientLossAndSparseEqualsDense) {
 TEST(DDA_FSTAR, CertifiedBracket) {
   auto [X, y] = synthetic<double>(200, 5, 1.0, 0.5, 15);
   for (auto h : {pr::regularizer<double>::l2(0.05), pr::regularizer<double>::l1(0.01)}) {
-    const pr::dda_problem<double> prob(X, y, 10, h);
+    const dda::problem<double> prob(X, y, 10, h);
     philox_stream s(5, 5);
-    const auto opt = pr::solve_optimum(prob, 1e-9, 3000, s, 1e-4);
+    const auto opt = dda::solve_optimum(prob, 1e-9, 3000, s, 1e-4);
     EXPECT_LE(opt.lower, opt.upper);
     EXPECT_NEAR(opt.upper, prob.objective(opt.x), 1e-15);
     if (h.kind == pr::regularizer_kind::l2) {
@@ -486,7 +485,7 @@ TEST(DDA_FSTAR, CertifiedBracket) {
 // ------------------------------------------------------------------------------- bounds
 
 TEST(DDA_THM2, ClosedFormsOfTheCorollaries) {
-  bd::dda_constants<double> c;
+  dda::constants<double> c;
   c.L = 1;
   c.beta = 0.9;
   c.iota = 0.1;
@@ -494,20 +493,20 @@ TEST(DDA_THM2, ClosedFormsOfTheCorollaries) {
   c.m = 10;
   c.d_star = 2;
   // Theorem 2 with σ = 0, a_t = 1, γ_t = γ√t is <= Corollary 3.4 (Σ 1/√τ <= 2√t)
-  bd::dda_constants<double> c0 = c;
+  dda::constants<double> c0 = c;
   c0.mu = 0;
   for (long long t : {1LL, 10LL, 1000LL})
-    EXPECT_LE(
-        bd::theorem2_bound(c0, bd::weight_schedule::constant, bd::gamma_schedule::sqrt_t, 0.3, t),
-        bd::corollary34_bound(c0, 0.3, t) * (1 + 1e-12));
+    EXPECT_LE(dda::theorem2_bound(c0, dda::weight_schedule::constant, dda::gamma_schedule::sqrt_t,
+                                  0.3, t),
+              dda::corollary34_bound(c0, 0.3, t) * (1 + 1e-12));
   // M by hand: ιL²/2 + 2√ι L²/(1−β)
-  EXPECT_NEAR(bd::theorem2_M(c), 0.05 + 2 * std::sqrt(0.1) / 0.1, 1e-12);
-  EXPECT_GT(bd::corollary32_bound(c, 100), bd::corollary32_bound(c, 1000));
-  EXPECT_NEAR(bd::corollary34_consensus_bound(c, 2.0, 4), 2 * std::sqrt(0.1) / (2 * 0.1 * 2),
+  EXPECT_NEAR(dda::theorem2_M(c), 0.05 + 2 * std::sqrt(0.1) / 0.1, 1e-12);
+  EXPECT_GT(dda::corollary32_bound(c, 100), dda::corollary32_bound(c, 1000));
+  EXPECT_NEAR(dda::corollary34_consensus_bound(c, 2.0, 4), 2 * std::sqrt(0.1) / (2 * 0.1 * 2),
               1e-12);
-  EXPECT_GT(bd::corollary35_bound(c, 1000, 100.0, 1.0, 0.01), 0);
-  EXPECT_GT(bd::corollary36_bound(c, 0.01, 1000, 100.0, 1.0, 0.01), 0);
-  EXPECT_THROW(bd::corollary32_bound(c0, 10), std::domain_error);
+  EXPECT_GT(dda::corollary35_bound(c, 1000, 100.0, 1.0, 0.01), 0);
+  EXPECT_GT(dda::corollary36_bound(c, 0.01, 1000, 100.0, 1.0, 0.01), 0);
+  EXPECT_THROW(dda::corollary32_bound(c0, 10), std::domain_error);
 }
 
 }  // namespace

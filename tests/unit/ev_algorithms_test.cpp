@@ -10,12 +10,12 @@
 #include <string>
 #include <vector>
 
-#include "dpref/algorithms/ev/data.hpp"
-#include "dpref/algorithms/ev/optimum.hpp"
-#include "dpref/algorithms/ev/private_projected_gradient.hpp"
-#include "dpref/algorithms/ev/projected_gradient.hpp"
-#include "dpref/algorithms/ev/projected_sgd.hpp"
-#include "dpref/algorithms/ev/sensitivity.hpp"
+#include "dpref/ev/data.hpp"
+#include "dpref/ev/optimum.hpp"
+#include "dpref/ev/private_projected_gradient.hpp"
+#include "dpref/ev/projected_gradient.hpp"
+#include "dpref/ev/projected_sgd.hpp"
+#include "dpref/ev/sensitivity.hpp"
 #include "dpref/random.hpp"
 #include "support/gof.hpp"
 #include "support/scalars.hpp"

@@ -7,7 +7,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "dpref/algorithms/ev/sensitivity.hpp"
+#include "dpref/ev/sensitivity.hpp"
 #include "dpref/geometry/capped_simplex.hpp"
 #include "dpref/random.hpp"
 #include "support/scalars.hpp"

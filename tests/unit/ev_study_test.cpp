@@ -8,12 +8,12 @@
 #include <stdexcept>
 #include <vector>
 
-#include "dpref/algorithms/ev/data.hpp"
-#include "dpref/algorithms/ev/optimum.hpp"
-#include "dpref/algorithms/ev/private_projected_gradient.hpp"
-#include "dpref/algorithms/ev/projected_gradient.hpp"
-#include "dpref/algorithms/ev/study.hpp"
-#include "dpref/bounds/ev_bounds.hpp"
+#include "dpref/ev/bounds.hpp"
+#include "dpref/ev/data.hpp"
+#include "dpref/ev/optimum.hpp"
+#include "dpref/ev/private_projected_gradient.hpp"
+#include "dpref/ev/projected_gradient.hpp"
+#include "dpref/ev/study.hpp"
 #include "dpref/random.hpp"
 
 namespace dpref {
@@ -39,10 +39,10 @@ charging_problem<double> small_problem(std::uint64_t seed, Eigen::Index t, Eigen
 // √4 = 2, G/√K = 2/3, √2 T K^{3/2} L Δ/(2ε) = √2·5·27·0.25·7/1 = 236.25√2,
 // value = 1.5·2·3·(2/3 + 236.25√2) = 6 + 2126.25√2.
 TEST(EV_BOUND_THM7, PaperExpressionByHand) {
-  const double v = bounds::ev_theorem7_rate(1.5, 4, 3.0, 2.0, 9, 5, 0.25, 7.0, 0.5);
+  const double v = ev::theorem7_rate(1.5, 4, 3.0, 2.0, 9, 5, 0.25, 7.0, 0.5);
   EXPECT_NEAR(v, 6 + 2126.25 * std::sqrt(2.0), 1e-10);
-  EXPECT_THROW(bounds::ev_theorem7_rate(1.0, 4, 3.0, 2.0, 0, 5, 0.25, 7.0, 0.5), std::domain_error);
-  EXPECT_THROW(bounds::ev_theorem7_rate(1.0, 4, 3.0, 2.0, 9, 5, 0.25, 7.0, 0.0), std::domain_error);
+  EXPECT_THROW(ev::theorem7_rate(1.0, 4, 3.0, 2.0, 0, 5, 0.25, 7.0, 0.5), std::domain_error);
+  EXPECT_THROW(ev::theorem7_rate(1.0, 4, 3.0, 2.0, 9, 5, 0.25, 7.0, 0.0), std::domain_error);
 }
 
 // Corollary 16: K* minimises Theorem 7's expression over real K (checked on a fine grid of the
@@ -51,7 +51,7 @@ TEST(EV_BOUND_THM7, PaperExpressionByHand) {
 TEST(EV_BOUND_COR16, MinimiserAndValueOfTheorem7) {
   const double eta = 1, rho = 2, G = 50, L = 0.01, Delta = 28.4478, eps = 0.3;
   const long long n = 7, T = 4;
-  const double Ks = bounds::ev_corollary16_iterations(G, T, L, Delta, eps);
+  const double Ks = ev::corollary16_iterations(G, T, L, Delta, eps);
   EXPECT_NEAR(Ks, std::sqrt(std::sqrt(2.0) * G * eps / (3 * T * L * Delta)), 1e-12);
   // (10) as a function of real K, written out independently
   const auto f = [&](double K) {
@@ -62,25 +62,25 @@ TEST(EV_BOUND_COR16, MinimiserAndValueOfTheorem7) {
   for (double K = 0.01; K < 20; K += 1e-4)
     if (f(K) < best) best = f(K), argbest = K;
   EXPECT_NEAR(argbest, Ks, 2e-4);
-  const double c16 = bounds::ev_corollary16_rate(eta, n, rho, G, T, L, Delta, eps);
+  const double c16 = ev::corollary16_rate(eta, n, rho, G, T, L, Delta, eps);
   EXPECT_NEAR(f(Ks) / c16, 4.0 / 3 * std::pow(3 / std::sqrt(2.0), 0.25), 1e-12);
-  // the integer-K expression of ev_theorem7_rate agrees with f at integers
-  EXPECT_NEAR(bounds::ev_theorem7_rate(eta, n, rho, G, 3, T, L, Delta, eps), f(3), 1e-9 * f(3));
+  // the integer-K expression of ev::theorem7_rate agrees with f at integers
+  EXPECT_NEAR(ev::theorem7_rate(eta, n, rho, G, 3, T, L, Delta, eps), f(3), 1e-9 * f(3));
 }
 
 // Corollary 15: ρ²/c + cĜ² is minimised at c = ρ/Ĝ with value 2ρĜ (AM-GM); (12) at c* is
 // 2·(13): η(ρ²/c* + c*Ĝ²)/√K = 2ηρĜ/√K.
 TEST(EV_BOUND_COR15, OptimalStep) {
   const double rho = 3.5, G = 0.8, eta = 2;
-  const double cs = bounds::ev_corollary15_step(rho, G);
+  const double cs = ev::corollary15_step(rho, G);
   EXPECT_DOUBLE_EQ(cs, rho / G);
   for (const double c : {0.5 * cs, 0.9 * cs, 1.1 * cs, 3 * cs})
-    EXPECT_GT(bounds::ev_proposition14_rate(eta, rho, G, c, 16),
-              bounds::ev_proposition14_rate(eta, rho, G, cs, 16));
-  EXPECT_NEAR(bounds::ev_proposition14_rate(eta, rho, G, cs, 16),
-              2 * bounds::ev_corollary15_rate(eta, rho, G, 16), 1e-12);
-  EXPECT_NEAR(bounds::ev_corollary15_rate(eta, rho, G, 16), 2 * 3.5 * 0.8 / 4, 1e-12);
-  EXPECT_THROW(bounds::ev_corollary15_step(0.0, G), std::domain_error);
+    EXPECT_GT(ev::proposition14_rate(eta, rho, G, c, 16),
+              ev::proposition14_rate(eta, rho, G, cs, 16));
+  EXPECT_NEAR(ev::proposition14_rate(eta, rho, G, cs, 16),
+              2 * ev::corollary15_rate(eta, rho, G, 16), 1e-12);
+  EXPECT_NEAR(ev::corollary15_rate(eta, rho, G, 16), 2 * 3.5 * 0.8 / 4, 1e-12);
+  EXPECT_THROW(ev::corollary15_step(0.0, G), std::domain_error);
 }
 
 // Corollary 9 is Corollary 16 with ρ = √n r_max, G = (γ/n)(‖d‖ + γ r_max), L = γ²/n² (ev §VI-D);
@@ -90,14 +90,14 @@ TEST(EV_BOUND_COR9, SubstitutionIntoCorollary16) {
   const long long T = 52, n = 100000;
   const double rho = std::sqrt(double(n)) * rmax, G = gamma / n * (dn + gamma * rmax);
   const double L = gamma * gamma / (double(n) * double(n));
-  EXPECT_NEAR(bounds::ev_corollary9_rate(eta, T, n, eps, Delta, rmax, gamma, dn),
-              bounds::ev_corollary16_rate(eta, n, rho, G, T, L, Delta, eps), 1e-9);
-  const double base = bounds::ev_corollary9_rate(eta, T, n, eps, Delta, rmax, gamma, dn, false);
+  EXPECT_NEAR(ev::corollary9_rate(eta, T, n, eps, Delta, rmax, gamma, dn),
+              ev::corollary16_rate(eta, n, rho, G, T, L, Delta, eps), 1e-9);
+  const double base = ev::corollary9_rate(eta, T, n, eps, Delta, rmax, gamma, dn, false);
   EXPECT_NEAR(base, std::pow(52.0 * Delta / (1e5 * 0.1), 0.25), 1e-12);
-  EXPECT_NEAR(bounds::ev_corollary9_rate(eta, T, 16 * n, eps, Delta, rmax, gamma, dn, false),
-              base / 2, 1e-12);  // 16^{-1/4} = 1/2
-  EXPECT_NEAR(bounds::ev_corollary9_rate(eta, T, n, 16 * eps, Delta, rmax, gamma, dn, false),
-              base / 2, 1e-12);
+  EXPECT_NEAR(ev::corollary9_rate(eta, T, 16 * n, eps, Delta, rmax, gamma, dn, false), base / 2,
+              1e-12);  // 16^{-1/4} = 1/2
+  EXPECT_NEAR(ev::corollary9_rate(eta, T, n, 16 * eps, Delta, rmax, gamma, dn, false), base / 2,
+              1e-12);
 }
 
 // The explicit bound (spec/ev.md EV.BOUND.EXPLICIT): for η = 1 the weights are
@@ -105,25 +105,25 @@ TEST(EV_BOUND_COR9, SubstitutionIntoCorollary16) {
 // bound is ρ²/(c√(K+1)) + (cĜ²/(K(K+1))) Σ_{i=2}^{K+1} (i−1)/√i; for any η the weights sum to 1.
 TEST(EV_BOUND_EXPLICIT, WeightsAndClosedForm) {
   const long long K = 11;
-  const auto v = bounds::sgd_averaging_weights<double>(K, 1.0);
+  const auto v = ev::sgd_averaging_weights<double>(K, 1.0);
   EXPECT_EQ(v[1], 0.0);
   for (long long k = 1; k <= K; ++k)
     EXPECT_NEAR(v[static_cast<std::size_t>(k + 1)],
                 2.0 * double(k) / (double(K) * (double(K) + 1.0)), 1e-15);
   for (const double eta : {1.0, 2.5, 7.0}) {
     double sum = 0;
-    for (const double w : bounds::sgd_averaging_weights<double>(K, eta)) sum += w;
+    for (const double w : ev::sgd_averaging_weights<double>(K, eta)) sum += w;
     EXPECT_NEAR(sum, 1.0, 1e-14) << eta;
   }
   const double c = 0.7, rho = 3, G = 2;
   double s = 0;
   for (long long i = 2; i <= K + 1; ++i) s += (double(i) - 1.0) / std::sqrt(double(i));
-  EXPECT_NEAR(bounds::sgd_averaging_bound<double>(K, c, 1.0, rho, G),
+  EXPECT_NEAR(ev::sgd_averaging_bound<double>(K, c, 1.0, rho, G),
               rho * rho / (c * std::sqrt(double(K) + 1.0)) +
                   c * G * G * s / (double(K) * (double(K) + 1.0)),
               1e-12);
-  EXPECT_THROW(bounds::sgd_averaging_bound<double>(K, 0.0, 1.0, rho, G), std::domain_error);
-  EXPECT_THROW(bounds::sgd_averaging_weights<double>(K, 0.5), std::domain_error);
+  EXPECT_THROW(ev::sgd_averaging_bound<double>(K, 0.0, 1.0, rho, G), std::domain_error);
+  EXPECT_THROW(ev::sgd_averaging_weights<double>(K, 0.5), std::domain_error);
 }
 
 // Monte Carlo: on a small instance (T = 6, n = 5 users, m = 5, K = 8, ε = 1, tight Δ, c = 1)
@@ -143,7 +143,7 @@ TEST(EV_BOUND_THM7, ExplicitBoundHoldsMonteCarlo) {
   p.step = 1;
   p.sensitivity = ev::projection_sensitivity(13.2, 12.0, 6, ev::sensitivity_bound::tight);
   const double s = ev::noise_scale(p.iterations, prob.lipschitz(), p.sensitivity, p.epsilon);
-  const auto k = bounds::ev_theorem7_constants(prob, s);
+  const auto k = ev::theorem7_constants(prob, s);
   EXPECT_NEAR(k.G_hat * k.G_hat, 5 * (k.G * k.G + 6 * 7 * s * s), 1e-12 * k.G_hat * k.G_hat);
   const auto abs_stats = [&](const ev::private_gradient_params<double>& q) {
     auto st = ev::study::relative_suboptimality(prob, opt.value, q, 200, 5, 0);
@@ -152,17 +152,17 @@ TEST(EV_BOUND_THM7, ExplicitBoundHoldsMonteCarlo) {
     return st;
   };
   const auto a = abs_stats(p);
-  const double bound = bounds::ev_theorem7_explicit(prob, p.iterations, p.step, p.eta, s);
+  const double bound = ev::theorem7_explicit(prob, p.iterations, p.step, p.eta, s);
   EXPECT_LT(a.mean + 5 * a.se, bound) << a.mean << " " << a.se;
   // negative control (ε = 1000 so that the noise term is small too)
   p.step = 1e-4;
   p.epsilon = 1000;
   const auto b = abs_stats(p);
   const double s2 = ev::noise_scale(p.iterations, prob.lipschitz(), p.sensitivity, p.epsilon);
-  const double noise_only = bounds::sgd_averaging_bound<double>(
-      p.iterations, p.step, p.eta, 0.0, bounds::ev_theorem7_constants(prob, s2).G_hat);
+  const double noise_only = ev::sgd_averaging_bound<double>(p.iterations, p.step, p.eta, 0.0,
+                                                            ev::theorem7_constants(prob, s2).G_hat);
   EXPECT_GT(b.mean - 5 * b.se, noise_only) << b.mean << " " << noise_only;
-  EXPECT_LT(b.mean + 5 * b.se, bounds::ev_theorem7_explicit(prob, p.iterations, p.step, p.eta, s2));
+  EXPECT_LT(b.mean + 5 * b.se, ev::theorem7_explicit(prob, p.iterations, p.step, p.eta, s2));
   std::printf("EV_BOUND_THM7: mean %.4g ± %.2g <= bound %.4g; control mean %.4g > %.3g\n", a.mean,
               a.se, bound, b.mean, noise_only);
 }

@@ -17,7 +17,7 @@
 #include <vector>
 
 #include "dpref/accounting/accounting.hpp"
-#include "dpref/algorithms/linesearch/linesearch.hpp"
+#include "dpref/linesearch/linesearch.hpp"
 #include "dpref/problems/clipping.hpp"
 #include "dpref/problems/mlp.hpp"
 #include "dpref/random/uniform.hpp"

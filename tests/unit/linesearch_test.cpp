@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "dpref/accounting/accounting.hpp"
-#include "dpref/accounting/linesearch_extra.hpp"
-#include "dpref/algorithms/linesearch/linesearch.hpp"
+#include "dpref/linesearch/linesearch.hpp"
+#include "dpref/linesearch/rdp_budget.hpp"
 #include "dpref/random/uniform.hpp"
 #include "support/synthetic_erm.hpp"
 
@@ -213,7 +213,7 @@ TEST(LS_EQ7, AngleBetween) {
 TEST(LS_BUDGET, CurveConvertsBackToTarget) {
   const auto orders = acc::integer_orders<double>(2, 100);
   for (double eps : {0.2, 0.5, 1.6}) {
-    const auto tot = acc::rdp_budget_for_dp(eps, 1e-8, orders);
+    const auto tot = linesearch::rdp_budget_for_dp(eps, 1e-8, orders);
     for (std::size_t i = 0; i < orders.size(); ++i) {
       if (tot.eps[i] == 0) continue;
       const acc::rdp_curve<double> one{{orders[i]}, {tot.eps[i]}};
@@ -222,10 +222,10 @@ TEST(LS_BUDGET, CurveConvertsBackToTarget) {
       EXPECT_GT(e, eps * (1 - 1e-9));
     }
   }
-  EXPECT_THROW(acc::rdp_budget_for_dp(0.0, 1e-8, orders), std::domain_error);
-  EXPECT_THROW(acc::rdp_budget_for_dp(1.0, 0.0, orders), std::domain_error);
+  EXPECT_THROW(linesearch::rdp_budget_for_dp(0.0, 1e-8, orders), std::domain_error);
+  EXPECT_THROW(linesearch::rdp_budget_for_dp(1.0, 0.0, orders), std::domain_error);
   // ε = 0.05 at δ = 1e-8 needs orders above 250: refused on 2..100.
-  EXPECT_THROW(acc::rdp_budget_for_dp(0.05, 1e-8, orders), std::domain_error);
+  EXPECT_THROW(linesearch::rdp_budget_for_dp(0.05, 1e-8, orders), std::domain_error);
 }
 
 TEST(LS_BATCH, JointAmplificationExceedsSumOfParts) {
@@ -241,7 +241,7 @@ TEST(LS_BATCH, JointAmplificationExceedsSumOfParts) {
   const double exact2 = std::log1p(q * q * std::expm1(2 * (r1 + r2)));
   EXPECT_NEAR(joint.eps[0], exact2, 1e-12);
   EXPECT_GT(joint.eps[0], a1.eps[0] + a2.eps[0] + 1e-4);
-  const auto inc = acc::rdp_increment(joint, a1);
+  const auto inc = linesearch::rdp_increment(joint, a1);
   for (std::size_t i = 0; i < orders.size(); ++i) EXPECT_GE(a1.eps[i] + inc.eps[i], joint.eps[i]);
 }
 

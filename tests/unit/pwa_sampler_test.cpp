@@ -21,16 +21,16 @@
 #include <string>
 #include <vector>
 
-#include "dpref/algorithms/pwa/exponential_mechanism.hpp"
-#include "dpref/algorithms/pwa/exponential_mechanism_lp.hpp"
+#include "dpref/pwa/exponential_mechanism.hpp"
+#include "dpref/pwa/exponential_mechanism_lp.hpp"
 #include "support/gof.hpp"
 
 namespace {
 
 using namespace dpref;
-using problems::piecewise_affine;
-using problems::pwa_polytope;
 using pwa::me_method;
+using pwa::piecewise_affine;
+using pwa::polytope;
 using ld = long double;
 
 constexpr double kAlpha = 1e-6;
@@ -97,7 +97,7 @@ piecewise_affine<double> make_1d(std::vector<double> a, std::vector<double> b, d
   vector<double> bb(m);
   for (Eigen::Index i = 0; i < m; ++i)
     A(i, 0) = a[static_cast<std::size_t>(i)], bb[i] = b[static_cast<std::size_t>(i)];
-  auto P = pwa_polytope<double>::box_only(1, c);
+  auto P = pwa::polytope<double>::box_only(1, c);
   P.G = matrix<double>(static_cast<Eigen::Index>(rows.size()), 1);
   P.h = vector<double>(static_cast<Eigen::Index>(rows.size()));
   for (std::size_t r = 0; r < rows.size(); ++r)
@@ -298,7 +298,7 @@ piecewise_affine<double> make_2d(bool extra_rows) {
   A << 1.0, 0.5, -1.5, 0.25, 0.2, -1.0, -0.3, 1.2;
   vector<double> b(4);
   b << 0.1, -0.2, 0.0, 0.3;
-  auto P = pwa_polytope<double>::box_only(2, 1.0);
+  auto P = pwa::polytope<double>::box_only(2, 1.0);
   if (extra_rows) {  // x1 + x2 <= 0.8
     P.G = matrix<double>(1, 2);
     P.G << 1.0, 1.0;
@@ -388,7 +388,7 @@ piecewise_affine<double> random_instance(philox_stream& s, int m, int d, double 
   vector<double> b(m);
   for (Eigen::Index i = 0; i < A.size(); ++i) A.data()[i] = gaussian<double>(s, sd_a);
   for (Eigen::Index i = 0; i < b.size(); ++i) b[i] = gaussian<double>(s, 1.0);
-  return piecewise_affine<double>(A, b, pwa_polytope<double>::box_only(d, c), 1.0);
+  return piecewise_affine<double>(A, b, pwa::polytope<double>::box_only(d, c), 1.0);
 }
 
 TEST(PWA_ME_REJECTION, DualLowerBoundIsValidAndTight) {
@@ -544,7 +544,7 @@ template <class Real>
 piecewise_affine<Real> convert(const piecewise_affine<double>& F) {
   matrix<Real> A = F.A().cast<Real>();
   vector<Real> b = F.b().cast<Real>();
-  pwa_polytope<Real> P;
+  pwa::polytope<Real> P;
   P.dimension = F.dimension();
   P.box = Real(F.polytope().box);
   P.G = F.polytope().G.cast<Real>();

@@ -10,12 +10,12 @@
 #include <map>
 #include <vector>
 
-#include "dpref/algorithms/pwa/laplace_mechanisms.hpp"
-#include "dpref/algorithms/pwa/private_subgradient.hpp"
-#include "dpref/algorithms/pwa/solve.hpp"
-#include "dpref/algorithms/pwa/study.hpp"
-#include "dpref/bounds/pwa_bounds.hpp"
 #include "dpref/geometry/lp.hpp"
+#include "dpref/pwa/bounds.hpp"
+#include "dpref/pwa/laplace_mechanisms.hpp"
+#include "dpref/pwa/private_subgradient.hpp"
+#include "dpref/pwa/solve.hpp"
+#include "dpref/pwa/study.hpp"
 #include "dpref/random/gaussian.hpp"
 #include "support/scalars.hpp"
 
@@ -27,7 +27,7 @@ namespace {
 
 using namespace dpref;
 using dpref::pwa::piecewise_affine;
-using dpref::pwa::pwa_polytope;
+using dpref::pwa::polytope;
 
 using pwa_scalars = ::testing::Types<double, mp50>;
 // typed suites, named by their spec IDs (spec/pwa.md)
@@ -64,7 +64,7 @@ piecewise_affine<Real> gaussian_problem(std::uint64_t seed, int m, int d, const 
     for (int j = 0; j < d; ++j) A(i, j) = gaussian<Real>(s, Real(1));
     b[i] = gaussian<Real>(s, Real(1));
   }
-  return piecewise_affine<Real>(A, b, pwa_polytope<Real>::box_only(d, c), bmax);
+  return piecewise_affine<Real>(A, b, pwa::polytope<Real>::box_only(d, c), bmax);
 }
 
 // ------------------------------------------------------------------------------- LP solver
@@ -157,7 +157,7 @@ TYPED_TEST(PWA_CERTIFICATE, WithExtraRows) {
   using Real = TypeParam;
   // box [−2, 2]^3 with x1 + x2 + x3 ≤ 1 and −x1 + x2 ≤ 0.5
   auto base = gaussian_problem<Real>(42, 20, 3, Real(2));
-  pwa_polytope<Real> P = base.polytope();
+  pwa::polytope<Real> P = base.polytope();
   P.G = matrix<Real>(2, 3);
   P.G << Real(1), Real(1), Real(1), Real(-1), Real(1), Real(0);
   P.h = vector<Real>(2);
@@ -175,7 +175,7 @@ TYPED_TEST(PWA_CERTIFICATE, WithExtraRows) {
 
 TYPED_TEST(PWA_SOLVE, InfeasiblePolytopeThrows) {
   using Real = TypeParam;
-  pwa_polytope<Real> P = pwa_polytope<Real>::box_only(2, Real(1));
+  pwa::polytope<Real> P = pwa::polytope<Real>::box_only(2, Real(1));
   P.G = matrix<Real>(1, 2);
   P.G << Real(1), Real(1);
   P.h = vector<Real>::Constant(1, Real(-3));  // x1 + x2 ≤ −3 impossible in [−1, 1]^2
@@ -198,7 +198,7 @@ TEST(PWA_SOLVE_EXAMPLE5, LInfinityNorm) {
     A(2 * j + 1, j) = -1;
     b[2 * j + 1] = z[j];
   }
-  const piecewise_affine<double> prob(A, b, pwa_polytope<double>::box_only(d, 1.0), 1.0);
+  const piecewise_affine<double> prob(A, b, pwa::polytope<double>::box_only(d, 1.0), 1.0);
   const auto sol = pwa::solve(prob);
   EXPECT_NEAR(sol.value, 0.0, 1e-15);
   EXPECT_NEAR((sol.x - z).cwiseAbs().maxCoeff(), 0.0, 1e-15);
@@ -274,12 +274,12 @@ TEST(PWA_GLPK, OptimumAgreesWithGlpkInDouble) {
 TYPED_TEST(PWA_DIAMETER, BoxAndRows) {
   using Real = TypeParam;
   using std::sqrt;
-  const auto box = pwa_polytope<Real>::box_only(4, Real(3));
+  const auto box = pwa::polytope<Real>::box_only(4, Real(3));
   const Real dbox = pwa::diameter_bound(box);
   EXPECT_GE(dbox, Real(12));  // 2√4·3 = 12, rounded up
   EXPECT_LE(dbox - Real(12), Real(16) * machine_epsilon<Real>() * Real(12));
   // [−1, 1]^2 ∩ {x1 ≤ 0}: bounding box [−1, 0] × [−1, 1], diameter √5 attained by vertices
-  pwa_polytope<Real> P = pwa_polytope<Real>::box_only(2, Real(1));
+  pwa::polytope<Real> P = pwa::polytope<Real>::box_only(2, Real(1));
   P.G = matrix<Real>(1, 2);
   P.G << Real(1), Real(0);
   P.h = vector<Real>::Zero(1);
@@ -529,7 +529,7 @@ TEST(PWA_PROBLEM, ValidationAndUtilities) {
   A << 1, -1;
   vector<double> b(2);
   b << 0.5, -0.25;
-  const auto P = pwa_polytope<double>::box_only(1, 2.0);
+  const auto P = pwa::polytope<double>::box_only(1, 2.0);
   const piecewise_affine<double> f(A, b, P, 1.0);
   vector<double> x(1);
   x << 0.125;
@@ -559,7 +559,7 @@ TEST(PWA_ALG2_PROJECT, ProjectionKeepsIteratesInTheBox) {
     EXPECT_TRUE(prob.polytope().contains(pwa::private_subgradient(t, prob, p).x));
   }
   EXPECT_GT(outside, 50);  // the paper's Algorithm 2 leaves P here
-  pwa_polytope<double> P = prob.polytope();
+  pwa::polytope<double> P = prob.polytope();
   P.G = matrix<double>::Ones(1, 2);
   P.h = vector<double>::Ones(1);
   const piecewise_affine<double> rows(prob.A(), prob.b(), P, 1.0);
@@ -576,7 +576,7 @@ TEST(PWA_THM17, BoundIsTightForTheAbsoluteValueInOneDimension) {
   matrix<double> A(2, 1);
   A << 1, -1;
   const piecewise_affine<double> prob(A, vector<double>::Zero(2),
-                                      pwa_polytope<double>::box_only(1, 1.0), 1.0);
+                                      pwa::polytope<double>::box_only(1, 1.0), 1.0);
   const double eps = 1;
   const long long n = 40000;
   double sum = 0, scale = 0;
@@ -587,11 +587,11 @@ TEST(PWA_THM17, BoundIsTightForTheAbsoluteValueInOneDimension) {
     scale = res.scale;
   }
   const double mean = sum / n, se = scale / std::sqrt(static_cast<double>(n));
-  const double bound = bounds::pwa_thm17(bounds::pwa_lipschitz(prob), 1, 2.0, eps);
+  const double bound = pwa::bounds::thm17(pwa::bounds::lipschitz(prob), 1, 2.0, eps);
   EXPECT_NEAR(bound, 2.0, 1e-15);  // G·d·Δ/ε = 1·1·2/1
   EXPECT_LE(mean, bound + 4.75 * se);
   EXPECT_GT(mean, bound / 2 + 4.75 * se);  // negative control
-  EXPECT_NEAR(bounds::pwa_thm17(1.0, 4, 2.0, 0.5, pwa::noise_rule::paper), 1.0 * 4 * 2 * 2 / 0.5,
+  EXPECT_NEAR(pwa::bounds::thm17(1.0, 4, 2.0, 0.5, pwa::noise_rule::paper), 1.0 * 4 * 2 * 2 / 0.5,
               1e-12);  // G d^{3/2} Δ/ε as printed
 }
 

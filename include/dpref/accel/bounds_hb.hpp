@@ -16,7 +16,7 @@
 #include "dpref/error.hpp"
 #include "dpref/scalar.hpp"
 
-namespace dpref::bounds {
+namespace dpref::accel::bounds {
 
 /// ρ_λ: spectral radius of T_λ (accel proof of Theorem 3.5). @spec ACCEL.THM35
 template <real_scalar Real>
@@ -125,4 +125,4 @@ std::pair<Real, Real> hb_polyak_parameters(const Real& mu, const Real& L) {
   return {Real(4) / ((sm + sl) * (sm + sl)), r * r};
 }
 
-}  // namespace dpref::bounds
+}  // namespace dpref::accel::bounds

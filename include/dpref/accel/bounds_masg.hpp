@@ -8,11 +8,11 @@
 #include <cmath>
 #include <vector>
 
-#include "dpref/algorithms/accel/masg_schedule.hpp"
+#include "dpref/accel/masg_schedule.hpp"
 #include "dpref/error.hpp"
 #include "dpref/scalar.hpp"
 
-namespace dpref::bounds {
+namespace dpref::accel::bounds {
 
 /// Weights of (4.8) for the first T iterations of a schedule.
 template <real_scalar Real>
@@ -104,4 +104,4 @@ std::pair<long long, Real> masg_choose_T(const accel::masg_schedule<Real>& s, lo
   return best;
 }
 
-}  // namespace dpref::bounds
+}  // namespace dpref::accel::bounds

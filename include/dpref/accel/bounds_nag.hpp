@@ -3,17 +3,17 @@
 //   (4.3) E_T ≤ a_{T,0} E_0 + Σ_t a_{T,t}(b_t² d + σ_s²/2),
 //   (4.6) E_T ≤ a_{T,0} E_0 + d S₁²/(n²ε²) (Σ_j a_{T,j}^{1/3})³   (optimal b_t, m = n),
 // with σ_s²(m, n) = (S₁²/4)(1/m)(n − m)/(n − 1) of (3.13). The weights a_{T,t} are
-// accounting::accel_nag_weights (NAG) or masg_weights (accel_masg.hpp).
+// nag_weights (calibration.hpp, NAG) or masg_weights (bounds_masg.hpp).
 #pragma once
 
 #include <cmath>
 #include <vector>
 
-#include "dpref/accounting/calibrators.hpp"
+#include "dpref/accel/calibration.hpp"
 #include "dpref/error.hpp"
 #include "dpref/scalar.hpp"
 
-namespace dpref::bounds {
+namespace dpref::accel::bounds {
 
 /// σ_s²(m, n) of accel (3.13) (0 for m = n). @spec ACCEL.THM41
 template <real_scalar Real>
@@ -75,4 +75,4 @@ Real nag_initial_weight(long long T, const Real& mu, const Real& alpha) {
   return Real(pow(Real(1) - sqrt(mu * alpha), Real(T)));
 }
 
-}  // namespace dpref::bounds
+}  // namespace dpref::accel::bounds

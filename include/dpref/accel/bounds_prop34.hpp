@@ -18,7 +18,7 @@
 #include "dpref/error.hpp"
 #include "dpref/scalar.hpp"
 
-namespace dpref::bounds {
+namespace dpref::accel::bounds {
 
 /// Result of the grid search.
 struct prop34_certificate {
@@ -151,4 +151,4 @@ inline double prop34_bound(const prop34_certificate& r, long long t, double dist
                              (L * static_cast<double>(d) * alpha * alpha / 2) * noise * (1 + extra);
 }
 
-}  // namespace dpref::bounds
+}  // namespace dpref::accel::bounds

@@ -25,7 +25,7 @@
 #include <utility>
 #include <vector>
 
-#include "dpref/accounting/calibrators.hpp"
+#include "dpref/accel/calibration.hpp"
 #include "dpref/accounting/ledger.hpp"
 #include "dpref/error.hpp"
 #include "dpref/random/laplace.hpp"
@@ -152,11 +152,10 @@ void uniform_noise(const params<Real>& p, const Real& S1, long long n, long long
     pl.b.assign(static_cast<std::size_t>(T), Real(0));
     return;
   }
-  const Real b =
-      p.noise == noise_mode::fixed ? p.noise_scale : accounting::accel_prop31(S1, p.eps, T, n, m).b;
+  const Real b = p.noise == noise_mode::fixed ? p.noise_scale : prop31(S1, p.eps, T, n, m).b;
   pl.b.assign(static_cast<std::size_t>(T), b);
   r.noise_scales = pl.b;
-  const Real e = accounting::accel_iteration_epsilon(S1, b, n, m);
+  const Real e = iteration_epsilon(S1, b, n, m);
   r.ledger.record({"accel.laplace_step",
                    {{"b", b}, {"S1", S1}, {"n", Real(n)}, {"m", Real(m)}},
                    accounting::pure_dp<Real>{e},
@@ -173,11 +172,11 @@ void optimised_noise(const params<Real>& p, const Real& S1, long long n, long lo
     uniform_noise(p, S1, n, m, T, pl, r);
     return;
   }
-  const auto opt = accounting::accel_prop42(weights, S1, n, p.eps);
+  const auto opt = prop42(weights, S1, n, p.eps);
   pl.b.resize(weights.size());
   for (std::size_t t = 0; t < weights.size(); ++t) {
-    pl.b[t] = m == n ? opt.b[t] : accounting::accel_prop31(S1, opt.eps[t], 1, n, m).b;
-    const Real e = accounting::accel_iteration_epsilon(S1, pl.b[t], n, m);
+    pl.b[t] = m == n ? opt.b[t] : prop31(S1, opt.eps[t], 1, n, m).b;
+    const Real e = iteration_epsilon(S1, pl.b[t], n, m);
     r.ledger.record({"accel.laplace_step",
                      {{"t", Real(static_cast<long long>(t) + 1)},
                       {"b", pl.b[t]},

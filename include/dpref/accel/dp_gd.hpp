@@ -2,7 +2,7 @@
 // split of Proposition 3.1.
 #pragma once
 
-#include "dpref/algorithms/accel/common.hpp"
+#include "dpref/accel/common.hpp"
 
 namespace dpref::accel::dp_gd {
 

@@ -4,8 +4,8 @@
 // from the last iterate of the previous stage (x_{−1} = x_0 of the stage), as in MASG.
 #pragma once
 
-#include "dpref/algorithms/accel/common.hpp"
-#include "dpref/algorithms/accel/masg_schedule.hpp"
+#include "dpref/accel/common.hpp"
+#include "dpref/accel/masg_schedule.hpp"
 
 namespace dpref::accel {
 namespace detail {

@@ -3,8 +3,8 @@
 // schedule's prefixes (accel §5). m < n as in DP-NAG-opt (Remark 4.2).
 #pragma once
 
-#include "dpref/algorithms/accel/dp_masg.hpp"
-#include "dpref/bounds/accel_masg.hpp"
+#include "dpref/accel/bounds_masg.hpp"
+#include "dpref/accel/dp_masg.hpp"
 
 namespace dpref::accel::dp_masg_opt {
 

@@ -2,7 +2,7 @@
 // β = (1 − √(μα))/(1 + √(μα)) (Theorem 4.1), uniform split of Proposition 3.1.
 #pragma once
 
-#include "dpref/algorithms/accel/common.hpp"
+#include "dpref/accel/common.hpp"
 
 namespace dpref::accel::dp_nag {
 

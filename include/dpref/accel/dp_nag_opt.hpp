@@ -6,7 +6,7 @@
 // the ledger still sums to ε. a_{T,t} increases with t (errata ACC-E5), so b_t decreases.
 #pragma once
 
-#include "dpref/algorithms/accel/common.hpp"
+#include "dpref/accel/common.hpp"
 
 namespace dpref::accel::dp_nag_opt {
 
@@ -24,9 +24,7 @@ result<Real> run(const Problem& problem, const params<Real>& p, const philox_str
   const Real S1 = problem.l1_sensitivity();
   long long T = p.T;
   if (p.E0 && p.noise == noise_mode::calibrated)
-    T = accounting::accel_remark41_choose_T(*p.E0, mu, a, L, problem.dimension(), S1,
-                                            problem.size(), p.eps, p.T)
-            .T;
+    T = remark41_choose_T(*p.E0, mu, a, L, problem.dimension(), S1, problem.size(), p.eps, p.T).T;
   detail::plan<Real> pl;
   pl.kind = detail::method::nesterov;
   pl.alpha.assign(static_cast<std::size_t>(T), a);
@@ -35,8 +33,7 @@ result<Real> run(const Problem& problem, const params<Real>& p, const philox_str
   result<Real> r;
   r.alpha = a;
   r.beta = be;
-  detail::optimised_noise(p, S1, problem.size(), m, accounting::accel_nag_weights(T, mu, a, L), pl,
-                          r);
+  detail::optimised_noise(p, S1, problem.size(), m, nag_weights(T, mu, a, L), pl, r);
   return detail::execute(problem, p, m, pl, std::move(r), stream);
 }
 

@@ -6,7 +6,7 @@
 // x_{−1} = x_0 (spec/accel.md ACCEL.SHB; tested by the smoothing-form run).
 #pragma once
 
-#include "dpref/algorithms/accel/common.hpp"
+#include "dpref/accel/common.hpp"
 
 namespace dpref::accel::dp_shb {
 

@@ -2,7 +2,6 @@
 #pragma once
 
 #include "dpref/accounting/analytic_gaussian.hpp"
-#include "dpref/accounting/calibrators.hpp"
 #include "dpref/accounting/certified.hpp"
 #include "dpref/accounting/composition.hpp"
 #include "dpref/accounting/conversion.hpp"
@@ -10,7 +9,6 @@
 #include "dpref/accounting/gaussian.hpp"
 #include "dpref/accounting/laplace.hpp"
 #include "dpref/accounting/ledger.hpp"
-#include "dpref/accounting/linesearch_accountant.hpp"
 #include "dpref/accounting/subsampling.hpp"
 #include "dpref/accounting/svt.hpp"
 #include "dpref/accounting/types.hpp"

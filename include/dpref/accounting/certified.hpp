@@ -4,7 +4,7 @@
 // bits (p = significand bits of the caller's scalar), then widened by a relative (and, where the
 // formula can cancel, an absolute) margin of 2^-(W-48) — far above the rounding error a chain
 // of a few hundred correctly rounded MPFR operations can accumulate — and finally rounded
-// upward (ε, δ, noise scales) or downward (budgets handed out) to the caller's type.
+// up (ε, δ, noise scales) or down (budgets handed out) to the caller's type.
 //
 // The MPFR default precision is process-global: accounting calls are not thread-safe with
 // respect to concurrent use of mpfr_real elsewhere.

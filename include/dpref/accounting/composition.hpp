@@ -1,6 +1,6 @@
-// Composition: sequential (pure / approximate), adaptive sequential (ev Prop 12), advanced
-// composition exactly as dda Lemma 4.3, Kairouz–Oh–Viswanath heterogeneous (Thm 3.5) and exact
-// optimal homogeneous composition (Thm 3.3), Dwork–Rothblum–Vadhan, and RDP composition.
+// Composition: sequential (pure / approximate; Dwork–Roth Thm 3.16, also when each mechanism is
+// chosen adaptively), Kairouz–Oh–Viswanath heterogeneous (Thm 3.5) and exact optimal homogeneous
+// composition (Thm 3.3), Dwork–Rothblum–Vadhan, and RDP composition (Mironov 2017).
 #pragma once
 
 #include <cstddef>
@@ -11,7 +11,7 @@
 
 namespace dpref::accounting {
 
-/// Sequential composition of pure mechanisms: ε = Σε_i (also ev Proposition 12, adaptive).
+/// Sequential composition of pure mechanisms: ε = Σε_i (Dwork–Roth Thm 3.16; also adaptive).
 /// @param parts the ε_i-DP mechanisms (ε_i >= 0) @return pure_dp, Σε_i rounded up
 /// @throws std::domain_error if an ε_i is negative or not finite
 /// @spec ACC.COMP.SEQ ACC.COMP.ADAPTIVE
@@ -55,40 +55,6 @@ approx_dp<Real> compose_homogeneous(const approx_dp<Real>& part, long long k) {
   Real delta = c.up(kk * c.in(part.delta));
   if (delta > Real(1)) delta = Real(1);
   return {c.up(kk * c.in(part.eps)), delta};
-}
-
-/// Advanced composition exactly as dda Lemma 4.3: for (ε_i, δ_i)-DP parts with ε_i ∈ (0, 0.9],
-/// ε̃ = √(2Σε_i² log(e + √(Σε_i²)/δ')) + Σε_i², δ̃ = 1 − (1−δ′)Π(1−δ_i), any δ′ ∈ (0, 1].
-/// @param parts ε_i ∈ (0, 0.9], δ_i ∈ [0, 1) @param delta_prime δ′ ∈ (0, 1]
-/// @return approx_dp rounded up @throws std::domain_error when a precondition fails
-/// @spec ACC.COMP.ADV
-template <real_scalar Real>
-approx_dp<Real> compose_advanced_dda(const std::vector<approx_dp<Real>>& parts,
-                                     const Real& delta_prime) {
-  if (parts.empty()) fail_argument("compose_advanced_dda", "parts", "non-empty", 0);
-  if (!is_finite_value(delta_prime) || !(delta_prime > Real(0)) || delta_prime > Real(1))
-    fail_domain("compose_advanced_dda", "delta_prime", "in (0, 1]", delta_prime);
-  using std::exp;
-  using std::log;
-  using std::sqrt;
-  certifier<Real> c;
-  work_real s2(0), log_keep(0);
-  const Real cap = Real(9) / 10;  // 0.9 as represented in Real (the bound holds for any ε_i)
-  for (const auto& p : parts) {
-    require_epsilon("compose_advanced_dda", "parts[i].eps", p.eps);
-    if (p.eps > cap)
-      fail_domain("compose_advanced_dda", "parts[i].eps", "<= 0.9 (Lemma 4.3)", p.eps);
-    require_delta("compose_advanced_dda", "parts[i].delta", p.delta);
-    const work_real e = c.in(p.eps);
-    s2 += e * e;
-    log_keep += detail::w_log1p(-c.in(p.delta));
-  }
-  const work_real eps = sqrt(2 * s2 * log(exp(work_real(1)) + sqrt(s2) / c.in(delta_prime))) + s2;
-  log_keep += detail::w_log1p(-c.in(delta_prime));
-  const work_real delta = -detail::w_expm1(log_keep);
-  Real d = c.up(delta);
-  if (d > Real(1)) d = Real(1);
-  return {c.up(eps), d};
 }
 
 /// Kairouz–Oh–Viswanath heterogeneous advanced composition (ICML'15 Thm 3.5):
@@ -203,7 +169,7 @@ approx_dp<Real> compose_kov_optimal(const approx_dp<Real>& part, long k, const R
   return {c.up(work_real(k - 2 * best_i) * e), target_delta};
 }
 
-/// RDP composition: pointwise sum of curves on the same orders (linesearch Lemma 3).
+/// RDP composition: pointwise sum of curves on the same orders (Mironov 2017, Prop 1).
 /// @throws std::invalid_argument if the order grids differ
 /// @spec ACC.COMP.RDP
 template <real_scalar Real>
@@ -235,16 +201,15 @@ rdp_curve<Real> compose_rdp_steps(const rdp_curve<Real>& a, long long steps) {
 }
 
 // Explicit instances (src/instances/accounting.cpp); EXT is `extern` for consumers.
-#define DPREF_ACC_COMPOSITION_INSTANCES(EXT, R)                                                  \
-  EXT template pure_dp<R> compose_sequential<R>(const std::vector<pure_dp<R>>&);                 \
-  EXT template approx_dp<R> compose_sequential<R>(const std::vector<approx_dp<R>>&);             \
-  EXT template approx_dp<R> compose_homogeneous<R>(const approx_dp<R>&, long long);              \
-  EXT template approx_dp<R> compose_advanced_dda<R>(const std::vector<approx_dp<R>>&, const R&); \
-  EXT template approx_dp<R> compose_kov_heterogeneous<R>(const std::vector<approx_dp<R>>&,       \
-                                                         const R&);                              \
-  EXT template approx_dp<R> compose_drv<R>(const approx_dp<R>&, long long, const R&);            \
-  EXT template approx_dp<R> compose_kov_optimal<R>(const approx_dp<R>&, long, const R&);         \
-  EXT template rdp_curve<R> compose_rdp<R>(const rdp_curve<R>&, const rdp_curve<R>&);            \
+#define DPREF_ACC_COMPOSITION_INSTANCES(EXT, R)                                            \
+  EXT template pure_dp<R> compose_sequential<R>(const std::vector<pure_dp<R>>&);           \
+  EXT template approx_dp<R> compose_sequential<R>(const std::vector<approx_dp<R>>&);       \
+  EXT template approx_dp<R> compose_homogeneous<R>(const approx_dp<R>&, long long);        \
+  EXT template approx_dp<R> compose_kov_heterogeneous<R>(const std::vector<approx_dp<R>>&, \
+                                                         const R&);                        \
+  EXT template approx_dp<R> compose_drv<R>(const approx_dp<R>&, long long, const R&);      \
+  EXT template approx_dp<R> compose_kov_optimal<R>(const approx_dp<R>&, long, const R&);   \
+  EXT template rdp_curve<R> compose_rdp<R>(const rdp_curve<R>&, const rdp_curve<R>&);      \
   EXT template rdp_curve<R> compose_rdp_steps<R>(const rdp_curve<R>&, long long);
 #ifdef DPREF_EXPLICIT_INSTANCES
 #define DPREF_ACC_EXTERN_COMPOSITION(R) DPREF_ACC_COMPOSITION_INSTANCES(extern, R)

@@ -1,6 +1,6 @@
-// Conversions between privacy notions: RDP → (ε, δ) (Mironov 2017 = linesearch Prop 1; Balle et
+// Conversions between privacy notions: RDP → (ε, δ) (Mironov 2017 Prop 3; Balle et
 // al. 2020 Thm 21 = Canonne–Kamath–Steinke 2020 Prop 12) with the optimal order, and
-// ε-DP → RDP (Bun–Steinke = linesearch Lemma 2; the tight randomized-response form).
+// ε-DP → RDP (Bun–Steinke 2016 Prop 3.3; the tight randomized-response form).
 #pragma once
 
 #include <cmath>
@@ -14,7 +14,7 @@ namespace dpref::accounting {
 
 /// RDP → (ε, δ) conversion rule.
 enum class conversion_method {
-  mironov,   ///< ε = ε(α) + log(1/δ)/(α−1) (linesearch Proposition 1)
+  mironov,   ///< ε = ε(α) + log(1/δ)/(α−1) (Mironov 2017 Prop 3)
   balle2020  ///< ε = ε(α) + log((α−1)/α) − (log δ + log α)/(α−1) (tighter; = CKS 2020)
 };
 
@@ -64,7 +64,7 @@ conversion_result<Real> rdp_to_dp(const rdp_curve<Real>& curve, const Real& delt
   return {{eps, delta}, curve.orders[best], edge};
 }
 
-/// ε-DP → RDP, Bun–Steinke (linesearch Lemma 2): D_α ≤ αε²/2.
+/// ε-DP → RDP, Bun–Steinke 2016 (Prop 3.3): D_α ≤ αε²/2.
 /// @param eps ε > 0 @param order α > 1 @return RDP ε(α) rounded up
 /// @spec ACC.CONV.PURE2RDP
 template <real_scalar Real>

@@ -1,5 +1,5 @@
-// Gaussian mechanism → privacy: dda Lemma 4.1, the classical 1.25/δ form (Dwork–Roth Thm A.1)
-// and the Rényi-DP curve αΔ²/(2σ²) (linesearch Lemma 1). The exact analytic Gaussian is in
+// Gaussian mechanism → privacy: the classical 1.25/δ form (Dwork–Roth Thm A.1) and the Rényi-DP
+// curve αΔ²/(2σ²) (Mironov 2017). The exact analytic Gaussian is in
 // analytic_gaussian.hpp.
 #pragma once
 
@@ -9,31 +9,6 @@
 #include "dpref/accounting/types.hpp"
 
 namespace dpref::accounting {
-
-/// dda Lemma 4.1: N(0, σ²I) noise on a query with ℓ2 sensitivity Δ is
-/// (√(2 ln(2/δ)) Δ/σ, δ)-DP. Like every classical tail-bound form it is only valid for ε ≤ 1
-/// (it fails e.g. at ε = 10, δ = 0.1, where the exact δ is 0.26): larger ε is refused.
-/// @param l2_sensitivity Δ > 0 @param sigma σ > 0 @param delta δ ∈ (0, 1)
-/// @return approx_dp with ε rounded up @throws std::domain_error if ε > 1 or invalid input
-/// @spec ACC.GAUSS.DDA
-template <real_scalar Real>
-approx_dp<Real> gaussian_privacy_dda(const Real& l2_sensitivity, const Real& sigma,
-                                     const Real& delta) {
-  require_positive("gaussian_privacy_dda", "l2_sensitivity", l2_sensitivity);
-  require_positive("gaussian_privacy_dda", "sigma", sigma);
-  require_delta("gaussian_privacy_dda", "delta", delta);
-  if (!(delta > Real(0))) fail_domain("gaussian_privacy_dda", "delta", "> 0", delta);
-  Real eps;
-  {
-    using std::log;
-    using std::sqrt;
-    certifier<Real> c;
-    eps = c.up(sqrt(2 * log(2 / c.in(delta))) * c.in(l2_sensitivity) / c.in(sigma));
-  }
-  if (eps > Real(1))
-    fail_domain("gaussian_privacy_dda", "resulting eps", "<= 1 (validity range of Lemma 4.1)", eps);
-  return {eps, delta};
-}
 
 /// Classical Gaussian mechanism (Dwork–Roth Thm A.1): ε = √(2 ln(1.25/δ)) Δ/σ, valid for ε < 1.
 /// @param l2_sensitivity Δ > 0 @param sigma σ > 0 @param delta δ ∈ (0, 1)
@@ -77,7 +52,7 @@ Real gaussian_sigma_classical(const Real& l2_sensitivity, const Real& eps, const
   return c.up(sqrt(2 * log(c125 / c.in(delta))) * c.in(l2_sensitivity) / c.in(eps));
 }
 
-/// Rényi-DP of the Gaussian mechanism: ε(α) = αΔ²/(2σ²) (linesearch Lemma 1).
+/// Rényi-DP of the Gaussian mechanism: ε(α) = αΔ²/(2σ²) (Mironov 2017).
 /// @param l2_sensitivity Δ > 0 @param sigma σ > 0 @param order α > 1 @return ε(α) rounded up
 /// @throws std::domain_error for invalid arguments
 /// @spec ACC.RDP.GAUSS
@@ -106,7 +81,6 @@ rdp_curve<Real> gaussian_rdp_curve(const Real& l2_sensitivity, const Real& sigma
 
 // Explicit instances (src/instances/accounting.cpp); EXT is `extern` for consumers.
 #define DPREF_ACC_GAUSSIAN_INSTANCES(EXT, R)                                             \
-  EXT template approx_dp<R> gaussian_privacy_dda<R>(const R&, const R&, const R&);       \
   EXT template approx_dp<R> gaussian_privacy_classical<R>(const R&, const R&, const R&); \
   EXT template R gaussian_sigma_classical<R>(const R&, const R&, const R&);              \
   EXT template R gaussian_rdp<R>(const R&, const R&, const R&);                          \

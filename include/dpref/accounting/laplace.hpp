@@ -1,5 +1,6 @@
-// Laplace-type mechanisms → privacy: scalar/ℓ1 Laplace, ℓ2 vector Laplace (pwa Thm 9, ev Prop
-// 11), the exponential mechanism (pwa Thm 10) and the Rényi-DP curve of the Laplace mechanism.
+// Laplace-type mechanisms → privacy: scalar/ℓ1 Laplace (Dwork–McSherry–Nissim–Smith 2006), ℓ2
+// vector Laplace (the ℓ2 K-norm mechanism, Hardt–Talwar 2010), the exponential mechanism
+// (McSherry–Talwar 2007) and the Rényi-DP curve of the Laplace mechanism (Mironov 2017).
 #pragma once
 
 #include <cstddef>
@@ -9,7 +10,8 @@
 
 namespace dpref::accounting {
 
-/// ε of the Laplace mechanism q(D) + Lap(b)^d with ℓ1 sensitivity Δ1: ε = Δ1/b (accel Thm A.1).
+/// ε of the Laplace mechanism q(D) + Lap(b)^d with ℓ1 sensitivity Δ1: ε = Δ1/b (Dwork–Roth
+/// Thm 3.6).
 /// @param l1_sensitivity Δ1 > 0 @param scale b > 0 @return pure_dp, ε rounded up
 /// @throws std::domain_error for non-positive or non-finite arguments
 /// @spec ACC.LAPLACE
@@ -22,7 +24,7 @@ pure_dp<Real> laplace_privacy(const Real& l1_sensitivity, const Real& scale) {
 }
 
 /// ε of the ℓ2 vector Laplace mechanism, density ∝ exp(−ε‖w‖₂/Δ2) with scale b = Δ2/ε:
-/// ε = Δ2/b (pwa Theorem 9, ev Proposition 11).
+/// ε = Δ2/b (Hardt–Talwar 2010, K = ℓ2 ball; Chaudhuri–Monteleoni–Sarwate 2011).
 /// @param l2_sensitivity Δ2 > 0 @param scale b > 0 @return pure_dp, ε rounded up
 /// @throws std::domain_error for non-positive or non-finite arguments
 /// @spec ACC.LAPLACE.VECTOR
@@ -47,7 +49,8 @@ Real laplace_scale(const Real& sensitivity, const Real& eps) {
 }
 
 /// ε of the exponential mechanism sampling P(x) ∝ exp(u(D, x)/scale) with utility sensitivity
-/// Δu: ε = 2Δu/scale (pwa Theorem 10 with scale = 2Δu/ε); ε = Δu/scale if u is monotone in D.
+/// Δu: ε = 2Δu/scale (McSherry–Talwar 2007; Dwork–Roth Thm 3.10 with scale = 2Δu/ε); ε = Δu/scale
+/// if u is monotone in D.
 /// @param utility_sensitivity Δu > 0 @param scale > 0 @param monotone utility monotone in D
 /// @return pure_dp, ε rounded up @throws std::domain_error for invalid arguments
 /// @spec ACC.EXPMECH
@@ -76,8 +79,9 @@ inline std::pair<work_real, work_real> laplace_rdp_work(const work_real& e, cons
 }  // namespace detail
 
 /// Rényi-DP of the Laplace mechanism (Mironov 2017, Prop. 6): for e = Δ1/b and order α > 1,
-/// ε(α) = (α−1)⁻¹ log[α/(2α−1) e^{(α−1)e} + (α−1)/(2α−1) e^{−αe}] (also linesearch (4)'s
-/// building block). Evaluated in log space, stable for α → 1 and α up to 1e6.
+/// ε(α) = (α−1)⁻¹ log[α/(2α−1) e^{(α−1)e} + (α−1)/(2α−1) e^{−αe}] (also the building
+/// block of svt_bound::paper_eq4_5, ACC.SVT.RDP.PAPER4). Evaluated in log space, stable for α → 1
+/// and α up to 1e6.
 /// @param l1_sensitivity Δ1 > 0 @param scale b > 0 @param order α > 1
 /// @return ε(α) rounded up @throws std::domain_error for invalid arguments
 /// @spec ACC.RDP.LAPLACE

@@ -18,7 +18,8 @@
 
 namespace dpref::accounting {
 
-/// Thrown by privacy_budget (and linesearch_accountant) before a charge that would overspend.
+/// Thrown by privacy_budget (and the RDP budget trackers built on it) before a charge that
+/// would overspend.
 class budget_exceeded : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;

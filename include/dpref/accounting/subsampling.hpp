@@ -1,7 +1,7 @@
-// Amplification by subsampling: sampling without replacement (accel Thm A.3), Poisson sampling
-// for (ε, δ)-DP, the node-then-sample scheme of dda Lemma 4.2 (errata DDA-E3), Poisson-
-// subsampled RDP of any mechanism by the Zhu–Wang 2019 general bound (linesearch Lemma 4,
-// errata LS-E3) and the exact integer-order subsampled Gaussian of Mironov–Talwar–Zhang 2019.
+// Amplification by subsampling: sampling without replacement (Balle–Barthe–Gaboardi 2018),
+// Poisson sampling for (ε, δ)-DP (Li–Qardaji–Su 2012), Poisson-subsampled RDP of any mechanism
+// by the Zhu–Wang 2019 general bound (errata LS-E3) and the exact integer-order subsampled
+// Gaussian of Mironov–Talwar–Zhang 2019.
 #pragma once
 
 #include <algorithm>
@@ -23,8 +23,8 @@ approx_dp<Real> amplify(const certifier<Real>& c, const approx_dp<Real>& p, cons
 }
 }  // namespace detail
 
-/// Amplification by sampling m of n records without replacement (accel Theorem A.3; Balle et
-/// al. 2018, substitution adjacency): ε′ = ln(1 + (m/n)(e^ε − 1)), δ′ = (m/n)δ.
+/// Amplification by sampling m of n records without replacement (Balle–Barthe–Gaboardi
+/// 2018, substitution adjacency): ε′ = ln(1 + (m/n)(e^ε − 1)), δ′ = (m/n)δ.
 /// @param p guarantee of the mechanism on the subsample @param m 1 <= m <= n @param n >= 1
 /// @return amplified guarantee, rounded up @throws std::domain_error for invalid input
 /// @spec ACC.SUBSAMPLE.WOR
@@ -50,26 +50,6 @@ approx_dp<Real> subsample_poisson(const approx_dp<Real>& p, const Real& q) {
   if (q == Real(1)) return p;
   certifier<Real> c;
   return detail::amplify(c, p, c.in(q));
-}
-
-/// dda Lemma 4.2 (node-then-sample): a fraction ι of nodes is active and each active node uses
-/// one of its q_local records. With the active set hidden the rate is ι/q_local (as printed);
-/// when the active set is public (dda Definition 1, errata DDA-E3) only 1/q_local applies, per
-/// round in which the node is active.
-/// @param p per-use guarantee @param iota ι ∈ (0, 1] @param q_local records per node >= 1
-/// @param active_set_hidden whether the adversary cannot see which nodes are active
-/// @spec ACC.SUBSAMPLE.DDA
-template <real_scalar Real>
-approx_dp<Real> subsample_dda_nodes(const approx_dp<Real>& p, const Real& iota, long long q_local,
-                                    bool active_set_hidden) {
-  require_nonnegative("subsample_dda_nodes", "p.eps", p.eps);
-  require_delta("subsample_dda_nodes", "p.delta", p.delta);
-  require_rate("subsample_dda_nodes", "iota", iota);
-  if (q_local < 1) fail_domain("subsample_dda_nodes", "q_local", ">= 1", q_local);
-  certifier<Real> c;
-  const work_real g = (active_set_hidden ? c.in(iota) : work_real(1)) / work_real(q_local);
-  if (g == 1) return p;
-  return detail::amplify(c, p, g);
 }
 
 namespace detail {
@@ -160,8 +140,8 @@ inline bool fits_direct(double log_magnitude) { return log_magnitude < 1e8; }
 
 }  // namespace detail
 
-/// Poisson-subsampled RDP of ANY mechanism: the Zhu–Wang (ICML'19) general upper bound, as in
-/// linesearch Lemma 4 (errata LS-E3), for integer α >= 2 and sampling rate q:
+/// Poisson-subsampled RDP of ANY mechanism: the Zhu–Wang (ICML'19) general upper bound (with
+/// the correction of errata LS-E3), for integer α >= 2 and sampling rate q:
 /// ε′(α) ≤ (α−1)⁻¹ log{(1−q)^{α−1}(αq − q + 1) + C(α,2) q²(1−q)^{α−2} e^{ε(2)}
 ///                      + 3 Σ_{l=3}^{α} C(α,l) q^l (1−q)^{α−l} e^{(l−1)ε(l)}},
 /// evaluated in log space (orders up to 2^20), then capped by ε(α) (subsampling never hurts).
@@ -379,8 +359,6 @@ inline rdp_curve<double> poisson_subsampled_gaussian_rdp(double q, double noise_
   EXT template approx_dp<R> subsample_without_replacement<R>(const approx_dp<R>&, long long, \
                                                              long long);                     \
   EXT template approx_dp<R> subsample_poisson<R>(const approx_dp<R>&, const R&);             \
-  EXT template approx_dp<R> subsample_dda_nodes<R>(const approx_dp<R>&, const R&, long long, \
-                                                   bool);                                    \
   EXT template rdp_curve<R> poisson_subsampled_rdp_zw<R>(const rdp_curve<R>&, const R&);     \
   EXT template rdp_curve<R> poisson_subsampled_gaussian_rdp<R>(const R&, const R&,           \
                                                                const std::vector<R>&);

@@ -1,7 +1,7 @@
-// AboveThreshold / sparse vector (linesearch §3, Algorithm 1): pure ε and Rényi-DP. The RDP
+// AboveThreshold / sparse vector (Dwork–Roth Alg. 1; Lyu–Su–Li 2017): pure ε and Rényi-DP. The RDP
 // default is a PROVEN bound (errata LS-E1): the ε-DP → RDP conversion for Laplace noise and the
-// Zhu–Wang NeurIPS'20 Theorem 8 bound for Gaussian noise. The paper's (4)/(5) are available by
-// name only.
+// Zhu–Wang NeurIPS'20 Theorem 8 bound for Gaussian noise. The published bounds without a
+// complete proof (ACC.SVT.RDP.PAPER4, ACC.SVT.RDP.PAPER5) are available by name only.
 #pragma once
 
 #include "dpref/accounting/certified.hpp"
@@ -14,11 +14,11 @@ namespace dpref::accounting {
 /// Which AboveThreshold RDP bound to use.
 enum class svt_bound {
   proven,      ///< default: a bound with a complete proof (errata LS-E1)
-  paper_eq4_5  ///< linesearch Theorem 2 eq (4) (Laplace) / Theorem 3 eq (5) (Gaussian)
+  paper_eq4_5  ///< published eq (4) (Laplace) / eq (5) (Gaussian): ACC.SVT.RDP.PAPER4/PAPER5
 };
 
 /// Pure ε of Laplace AboveThreshold with threshold noise Lap(b1), query noise Lap(b2) and
-/// query sensitivity Δ: ε = Δ/b1 + 2Δ/b2 (linesearch Lemma 5: b1 = 2Δ/ε, b2 = 4Δ/ε gives ε).
+/// query sensitivity Δ: ε = Δ/b1 + 2Δ/b2 (Dwork–Roth Thm 3.23: b1 = 2Δ/ε, b2 = 4Δ/ε gives ε).
 /// @param sensitivity Δ > 0 @param threshold_scale b1 > 0 @param query_scale b2 > 0
 /// @return pure_dp, ε rounded up @throws std::domain_error for invalid arguments
 /// @spec ACC.SVT.PURE
@@ -34,7 +34,7 @@ pure_dp<Real> svt_laplace_privacy(const Real& sensitivity, const Real& threshold
 }
 
 /// RDP of Laplace AboveThreshold at order α with ε1 = Δ/b1, ε2 = Δ/b2.
-/// proven: tight ε-DP → RDP of ε = ε1 + 2ε2; paper_eq4_5: linesearch (4),
+/// proven: tight ε-DP → RDP of ε = ε1 + 2ε2; paper_eq4_5 (ACC.SVT.RDP.PAPER4):
 /// RDP_Lap(α; ε1) + RDP_Lap(α; 2ε2) (proof incomplete, errata LS-E1).
 /// @param order α > 1 @param eps1 ε1 > 0 @param eps2 ε2 > 0 @param bound which bound
 /// @return ε(α) rounded up @throws std::domain_error for invalid arguments
@@ -49,7 +49,7 @@ Real svt_laplace_rdp(const Real& order, const Real& eps1, const Real& eps2,
   certifier<Real> c;
   const work_real a = c.in(order), e1 = c.in(eps1), e2 = c.in(eps2);
   if (bound == svt_bound::proven) return detail::pure_to_rdp_up<Real>(c, e1 + 2 * e2, a, nullptr);
-  const auto [v1, s1] = detail::laplace_rdp_work(e1, a);      // linesearch (4), first factor
+  const auto [v1, s1] = detail::laplace_rdp_work(e1, a);      // ACC.SVT.RDP.PAPER4, first factor
   const auto [v2, s2] = detail::laplace_rdp_work(2 * e2, a);  // second factor
   const Real r = c.up(v1 + v2, s1 + s2);
   return r < Real(0) ? Real(0) : r;
@@ -58,7 +58,7 @@ Real svt_laplace_rdp(const Real& order, const Real& eps1, const Real& eps2,
 /// RDP of Gaussian AboveThreshold (threshold noise N(0, σ1²), query noise N(0, σ2²), query
 /// sensitivity Δ, at most k queries). proven: Zhu–Wang NeurIPS'20 Thm 8 (form of autodp's
 /// RDP_gaussian_svt_c1, errata LS-E1): ln(k)/(α−1) + αΔ²/σ1² + 2αΔ²/σ2².
-/// paper_eq4_5: linesearch (5), αΔ²(4σ1² + σ2²)/(2σ1²σ2²) (proof incomplete, k-free).
+/// paper_eq4_5 (ACC.SVT.RDP.PAPER5): αΔ²(4σ1² + σ2²)/(2σ1²σ2²) (proof incomplete, k-free).
 /// @param order α > 1 @param sensitivity Δ > 0 @param sigma1 σ1 > 0 @param sigma2 σ2 > 0
 /// @param max_queries k >= 1 (used by the proven bound) @param bound which bound
 /// @return ε(α) rounded up @throws std::domain_error for invalid arguments
@@ -81,7 +81,7 @@ Real svt_gaussian_rdp(const Real& order, const Real& sensitivity, const Real& si
     return c.up(v);
   }
   const work_real v1 = s1 * s1, v2 = s2 * s2;
-  return c.up(a * d2 * (4 * v1 + v2) / (2 * v1 * v2));  // linesearch (5)
+  return c.up(a * d2 * (4 * v1 + v2) / (2 * v1 * v2));  // ACC.SVT.RDP.PAPER5
 }
 
 // Explicit instances (src/instances/accounting.cpp); EXT is `extern` for consumers.

@@ -6,42 +6,36 @@
 
 #include <cmath>
 
-#include "dpref/algorithms/dda/dp_dda.hpp"
+#include "dpref/dda/dp_dda.hpp"
 #include "dpref/error.hpp"
 #include "dpref/scalar.hpp"
 
-namespace dpref::bounds::dda {
-
-using algorithms::dda::cumulative_weight;
-using algorithms::dda::gamma_at;
-using algorithms::dda::gamma_schedule;
-using algorithms::dda::weight_at;
-using algorithms::dda::weight_schedule;
+namespace dpref::dda {
 
 /// Constants of a bound evaluation.
 template <real_scalar Real>
-struct dda_constants {
+struct constants {
   Real L = Real(1), beta = Real(1) / 2, iota = Real(1), mu = Real(0), sigma = Real(0);
   long long m = 1;        ///< dimension
   Real d_star = Real(0);  ///< d(x*) = ½‖x*‖² (or an upper bound of it)
 };
 
 template <real_scalar Real>
-void check(const dda_constants<Real>& c) {
-  require_positive("dda_bounds", "L", c.L);
+void check(const constants<Real>& c) {
+  require_positive("dpref::dda::check", "L", c.L);
   if (!(c.beta >= Real(0)) || !(c.beta < Real(1)))
-    fail_domain("dda_bounds", "beta", "in [0, 1)", c.beta);
+    fail_domain("dpref::dda::check", "beta", "in [0, 1)", c.beta);
   if (!(c.iota > Real(0)) || c.iota > Real(1))
-    fail_domain("dda_bounds", "iota", "in (0, 1]", c.iota);
-  require_nonnegative("dda_bounds", "mu", c.mu);
-  require_nonnegative("dda_bounds", "sigma", c.sigma);
-  require_nonnegative("dda_bounds", "d_star", c.d_star);
-  if (c.m < 1) fail_domain("dda_bounds", "m", ">= 1", c.m);
+    fail_domain("dpref::dda::check", "iota", "in (0, 1]", c.iota);
+  require_nonnegative("dpref::dda::check", "mu", c.mu);
+  require_nonnegative("dpref::dda::check", "sigma", c.sigma);
+  require_nonnegative("dpref::dda::check", "d_star", c.d_star);
+  if (c.m < 1) fail_domain("dpref::dda::check", "m", ">= 1", c.m);
 }
 
 /// M = ιL²/2 + 2√ι L²/(1−β) of Theorem 2. @spec DDA.THM2
 template <real_scalar Real>
-Real theorem2_M(const dda_constants<Real>& c) {
+Real theorem2_M(const constants<Real>& c) {
   using std::sqrt;
   return c.iota * c.L * c.L / 2 + 2 * Real(sqrt(c.iota)) * c.L * c.L / (1 - c.beta);
 }
@@ -50,7 +44,7 @@ Real theorem2_M(const dda_constants<Real>& c) {
 /// (9): A_t E[F(ỹ)−F*] <= γ_t d(x*)/ι + Σ_{τ<=t} a_τ²/(μιA_τ + γ_τ)·(M + mισ²/2 + 2√(mι)Lσ/(1−β)).
 /// @spec DDA.THM2
 template <real_scalar Real>
-Real theorem2_bound(const dda_constants<Real>& c, weight_schedule a, gamma_schedule g,
+Real theorem2_bound(const constants<Real>& c, weight_schedule a, gamma_schedule g,
                     const Real& gamma, long long t) {
   check(c);
   if (t < 1) fail_domain("theorem2_bound", "t", ">= 1", t);
@@ -70,7 +64,7 @@ Real theorem2_bound(const dda_constants<Real>& c, weight_schedule a, gamma_sched
 /// Corollary 3.2 (10) (σ = 0, a_t = t, γ_t = 0, μ > 0):
 /// (1/n)Σ E‖x̃_i^(t) − x*‖² <= 16/(t+1)·(L²(log t + 1)/(μ²ι(1−β)²t) + M/(μ²ι)). @spec DDA.COR32.RATE
 template <real_scalar Real>
-Real corollary32_bound(const dda_constants<Real>& c, long long t) {
+Real corollary32_bound(const constants<Real>& c, long long t) {
   check(c);
   require_positive("corollary32_bound", "mu", c.mu);
   using std::log;
@@ -83,7 +77,7 @@ Real corollary32_bound(const dda_constants<Real>& c, long long t) {
 /// Corollary 3.4 (11) (σ = 0, a_t = 1, γ_t = γ√t): E[F(ỹ^(t)) − F*] <= (d(x*) + 2ιM)/(ιγ√t).
 /// @spec DDA.COR34.RATE
 template <real_scalar Real>
-Real corollary34_bound(const dda_constants<Real>& c, const Real& gamma, long long t) {
+Real corollary34_bound(const constants<Real>& c, const Real& gamma, long long t) {
   check(c);
   require_positive("corollary34_bound", "gamma", gamma);
   using std::sqrt;
@@ -92,7 +86,7 @@ Real corollary34_bound(const dda_constants<Real>& c, const Real& gamma, long lon
 
 /// Corollary 3.4 (12): (1/n)Σ E‖x̃_i^(t) − ỹ^(t)‖ <= 2L√ι/(γ(1−β)√t). @spec DDA.COR34.RATE
 template <real_scalar Real>
-Real corollary34_consensus_bound(const dda_constants<Real>& c, const Real& gamma, long long t) {
+Real corollary34_consensus_bound(const constants<Real>& c, const Real& gamma, long long t) {
   check(c);
   require_positive("corollary34_consensus_bound", "gamma", gamma);
   using std::sqrt;
@@ -103,7 +97,7 @@ Real corollary34_consensus_bound(const dda_constants<Real>& c, const Real& gamma
 /// E[F(ỹ^(T)) − F*] <= 4M/(μι(T+1)) + 80 m log(2/δ₀) ι²L²/(μq²ε²)
 ///                    + 16√(10 m log(2/δ₀) ι) L²/(μqε(1−β)√(T+1)). @spec DDA.THM2
 template <real_scalar Real>
-Real corollary35_bound(const dda_constants<Real>& c, long long T, const Real& q, const Real& eps,
+Real corollary35_bound(const constants<Real>& c, long long T, const Real& q, const Real& eps,
                        const Real& delta0) {
   check(c);
   require_positive("corollary35_bound", "mu", c.mu);
@@ -121,7 +115,7 @@ Real corollary35_bound(const dda_constants<Real>& c, long long T, const Real& q,
 /// E[F(ỹ^(T)) − F*] <= (d(x*) + 2ιM)/(γι√T) + 8√(10 m ι log(2/δ₀)) ι L²/(γqε(1−β))
 ///                    + 80 m ι³ L² log(2/δ₀)√T/(γq²ε²). @spec DDA.THM2
 template <real_scalar Real>
-Real corollary36_bound(const dda_constants<Real>& c, const Real& gamma, long long T, const Real& q,
+Real corollary36_bound(const constants<Real>& c, const Real& gamma, long long T, const Real& q,
                        const Real& eps, const Real& delta0) {
   check(c);
   require_positive("corollary36_bound", "gamma", gamma);
@@ -138,8 +132,8 @@ Real corollary36_bound(const dda_constants<Real>& c, const Real& gamma, long lon
 /// Lemma 4.5 (18): (1/n)Σ E‖x_i^(t) − y^(t)‖ <= a_t(L + √m σ)√ι/((1−β)(μιA_t + γ_t)).
 /// @spec DDA.THM2
 template <real_scalar Real>
-Real lemma45_bound(const dda_constants<Real>& c, weight_schedule a, gamma_schedule g,
-                   const Real& gamma, long long t) {
+Real lemma45_bound(const constants<Real>& c, weight_schedule a, gamma_schedule g, const Real& gamma,
+                   long long t) {
   check(c);
   using std::sqrt;
   const Real den =
@@ -150,7 +144,7 @@ Real lemma45_bound(const dda_constants<Real>& c, weight_schedule a, gamma_schedu
 /// Lemma 4.5 (19): (1/n)Σ E‖x_i^(t) − y^(t)‖² <= a_t²(L² + mσ²)ι/((1−β)²(μιA_t + γ_t)²).
 /// @spec DDA.THM2
 template <real_scalar Real>
-Real lemma45_squared_bound(const dda_constants<Real>& c, weight_schedule a, gamma_schedule g,
+Real lemma45_squared_bound(const constants<Real>& c, weight_schedule a, gamma_schedule g,
                            const Real& gamma, long long t) {
   check(c);
   const Real den =
@@ -159,4 +153,4 @@ Real lemma45_squared_bound(const dda_constants<Real>& c, weight_schedule a, gamm
   return at * at * (c.L * c.L + Real(c.m) * c.sigma * c.sigma) * c.iota / (den * den);
 }
 
-}  // namespace dpref::bounds::dda
+}  // namespace dpref::dda

@@ -1,4 +1,6 @@
-// dda (Liu–Johansson–Shi) privacy calibrations side by side (errata DDA-E1..E4):
+// Privacy calibration of dda (Liu–Johansson–Shi), errata DDA-E1..E4: the σ of Theorem 1 (paper
+// and corrected constant), the per-step ε of (16), Remark 3.1, the reference chain and its
+// certified σ, and three calibrations side by side:
 //  (a) paper: σ of Theorem 1 as printed (C = 32), with the (ε̃, δ̃) its own Lemma 4.2/4.3 chain
 //      really gives (DDA-E1/E2: ε̃ = ε√(2 ln(e+1)) + ε² at equality, δ̃ vacuous);
 //  (b) sound chain: the same proof technique (Gaussian (ε_t, δ₀) per step, exact amplification,
@@ -12,119 +14,179 @@
 //      added to δ), converted by Balle et al. 2020; σ by certified bisection for a target
 //      (ε, δ). Hidden active sets: γ = ι/q over T rounds (anonymous-multiset model only).
 // Every returned ε, δ is rounded up and every σ is the smallest certified one (ACC.CERT.UP).
-// @spec DDA.PRIV.A DDA.PRIV.B DDA.PRIV.C DDA.PRIV.WOR DDA.PRIV.BINOM
+// @spec DDA.PRIV.A DDA.PRIV.B DDA.PRIV.C
 #pragma once
 
 #include <cmath>
 #include <limits>
 #include <string>
+#include <string_view>
 #include <vector>
 
-#include "dpref/accounting/calibrators.hpp"
 #include "dpref/accounting/certified.hpp"
 #include "dpref/accounting/composition.hpp"
 #include "dpref/accounting/conversion.hpp"
 #include "dpref/accounting/ledger.hpp"
 #include "dpref/accounting/subsampling.hpp"
 #include "dpref/accounting/types.hpp"
+#include "dpref/dda/composition.hpp"
+#include "dpref/error.hpp"
+#include "dpref/scalar.hpp"
 
-namespace dpref::accounting {
+namespace dpref::dda {
 
-/// RDP of the Gaussian mechanism (noise multiplier s = σ/Δ, replace-one adjacency) applied to a
-/// subsample drawn WITHOUT replacement with ratio γ (Wang–Balle–Kasiviswanathan 2019 Thm 9; the
-/// Gaussian has ε(∞) = ∞, so the min{2, ·} factors are 2): for integer α >= 2,
-///   ε′(α) <= (α−1)⁻¹ log(1 + γ²C(α,2) min{4(e^{ε(2)} − 1), 2e^{ε(2)}}
-///                        + 2 Σ_{j=3}^{α} γ^j C(α,j) e^{(j−1)ε(j)}),  ε(j) = j/(2s²),
-/// capped by ε(α) (subsampling never hurts). Log space at W bits, rounded up.
-/// @param gamma γ ∈ (0, 1] @param noise_multiplier s > 0 @param orders integers >= 2
-/// @spec DDA.PRIV.WOR
+/// Which constant to use in dda Theorem 1.
+enum class theorem1_variant {
+  paper,  ///< σ² = 32ι²L²T log(2/δ₀)/(q²ε²) as printed (its proof fails: errata DDA-E1)
+  corrected  ///< σ² = 160ι²L²T log(2/δ₀)/(q²ε²): 5× larger, closes the chain (DDA-E1)
+};
+
+namespace detail {
 template <real_scalar Real>
-rdp_curve<Real> subsampled_gaussian_rdp_wor(const Real& gamma, const Real& noise_multiplier,
-                                            const std::vector<Real>& orders) {
-  constexpr std::string_view fn = "subsampled_gaussian_rdp_wor";
-  require_rate(fn, "gamma", gamma);
-  require_positive(fn, "noise_multiplier", noise_multiplier);
-  const std::vector<long> ords = detail::integer_order_list(fn, orders);
-  using std::exp;
+void theorem1_preconditions(std::string_view fn, const accounting::certifier<Real>& c,
+                            const Real& iota, const Real& q_local, long long T, const Real& eps) {
+  if (c.in(eps) > 1) fail_domain(fn, "eps", "in (0, 1] (dda Theorem 1 precondition eps <= 1)", eps);
+  const accounting::work_real i = c.in(iota), q = c.in(q_local), e = c.in(eps);
+  const accounting::work_real need = 5 * q * q * e * e / (4 * i * i);
+  if (accounting::work_real(T) < need)
+    fail_domain(
+        fn, "T",
+        "T >= 5 q^2 eps^2/(4 iota^2) = " + ::dpref::detail::to_text(static_cast<double>(need)) +
+            " (dda Theorem 1 precondition)",
+        T);
+}
+}  // namespace detail
+
+/// Noise σ of dda Theorem 1: σ² >= C ι²L²T log(2/δ₀)/(q²ε²), C = 32 (paper) or 160 (corrected).
+/// Refuses (std::domain_error naming the precondition) when ε > 1 or T < 5q²ε²/(4ι²).
+/// @param lipschitz L > 0 @param iota ι ∈ (0, 1] @param q_local q (records per node) > 0
+/// @param T iterations >= 1 @param eps ε ∈ (0, 1] @param delta0 δ₀ ∈ (0, 1)
+/// @param variant paper or corrected constant @return σ rounded up
+/// @spec ACC.CAL.DDA.THM1
+template <real_scalar Real>
+Real theorem1_sigma(const Real& lipschitz, const Real& iota, const Real& q_local, long long T,
+                    const Real& eps, const Real& delta0,
+                    theorem1_variant variant = theorem1_variant::corrected) {
+  // Message prefix kept from the former accounting::dda_theorem1_sigma (pinned by
+  // ACC_CAL_DDA_THM1.RefusesViolatedPreconditions).
+  constexpr std::string_view fn = "dda_theorem1_sigma";
+  require_positive(fn, "lipschitz", lipschitz);
+  accounting::require_rate(fn, "iota", iota);
+  require_positive(fn, "q_local", q_local);
+  if (T < 1) fail_domain(fn, "T", ">= 1", T);
+  accounting::require_epsilon(fn, "eps", eps);
+  accounting::require_delta(fn, "delta0", delta0);
+  if (!(delta0 > Real(0))) fail_domain(fn, "delta0", "> 0", delta0);
   using std::log;
-  certifier<Real> c;
-  const work_real g = c.in(gamma), s = c.in(noise_multiplier);
-  const work_real inv2s2 = 1 / (2 * s * s);
-  const std::vector<work_real> lf = detail::log_factorials(ords.back());
-  const work_real lg = log(g);
-  rdp_curve<Real> out;
-  out.orders = orders;
-  for (long a : ords) {
-    const work_real base = work_real(a) * inv2s2;
-    if (g == 1) {
-      out.eps.push_back(c.up(base));
-      continue;
-    }
-    const auto A = static_cast<std::size_t>(a);
-    std::vector<work_real> t;
-    t.reserve(A);
-    t.push_back(work_real(0));
-    const work_real e2 = 2 * inv2s2;
-    const work_real m2 =
-        4 * detail::w_expm1(e2) < 2 * exp(e2) ? 4 * detail::w_expm1(e2) : 2 * exp(e2);
-    t.push_back(2 * lg + lf[A] - lf[2] - lf[A - 2] + log(m2));
-    const work_real ln2 = log(work_real(2));
-    for (long j = 3; j <= a; ++j) {
-      const auto J = static_cast<std::size_t>(j);
-      t.push_back(ln2 + work_real(j) * lg + lf[A] - lf[J] - lf[A - J] +
-                  work_real(j - 1) * work_real(j) * inv2s2);
-    }
-    work_real m = t[0];
-    for (const auto& v : t)
-      if (v > m) m = v;
-    work_real sum(0);
-    for (const auto& v : t) sum += exp(v - m);
-    work_real e = (m + log(sum)) / work_real(a - 1);
-    if (e > base) e = base;
-    out.eps.push_back(c.up(e, m));
-  }
-  return out;
+  using std::sqrt;
+  accounting::certifier<Real> c;
+  detail::theorem1_preconditions(fn, c, iota, q_local, T, eps);
+  const accounting::work_real C =
+      variant == theorem1_variant::paper ? accounting::work_real(32) : accounting::work_real(160);
+  const accounting::work_real i = c.in(iota), L = c.in(lipschitz), q = c.in(q_local), e = c.in(eps);
+  return c.up(
+      sqrt(C * i * i * L * L * accounting::work_real(T) * log(2 / c.in(delta0)) / (q * q * e * e)));
 }
 
-/// Chernoff upper bound of P[Bin(T, p) >= k]: exp(−T·KL(k/T ‖ p)) for k > Tp (1 otherwise),
-/// rounded up. @spec DDA.PRIV.BINOM
+/// Per-step ε_t = 2L√(2 log(2/δ₀))/σ of dda (16) (Lemma 4.1 with Δ = 2L), rounded up.
+/// @spec ACC.CAL.DDA.THM1
 template <real_scalar Real>
-Real binomial_tail_bound(long long T, const Real& p, long long k) {
-  if (T < 1) fail_domain("binomial_tail_bound", "T", ">= 1", T);
-  require_rate("binomial_tail_bound", "p", p);
-  if (k > T) return Real(0);
-  certifier<Real> c;
-  const work_real pp = c.in(p), a = work_real(k) / work_real(T);
-  if (!(a > pp)) return Real(1);
-  if (pp == 1) return Real(k <= T ? 1 : 0);
-  using std::exp;
+Real step_epsilon(const Real& lipschitz, const Real& sigma, const Real& delta0) {
+  require_positive("dpref::dda::step_epsilon", "lipschitz", lipschitz);
+  require_positive("dpref::dda::step_epsilon", "sigma", sigma);
+  accounting::require_delta("dpref::dda::step_epsilon", "delta0", delta0);
+  if (!(delta0 > Real(0))) fail_domain("dpref::dda::step_epsilon", "delta0", "> 0", delta0);
   using std::log;
-  const work_real kl = a * log(a / pp) + (a < 1 ? (1 - a) * log((1 - a) / (1 - pp)) : work_real(0));
-  return c.up(exp(-work_real(T) * kl));
+  using std::sqrt;
+  accounting::certifier<Real> c;
+  return c.up(2 * c.in(lipschitz)*sqrt(2 * log(2 / c.in(delta0))) / c.in(sigma));
 }
 
-/// Smallest k with P[Bin(T, p) > k] <= eta by the Chernoff bound (k* of calibration (c)).
-/// @spec DDA.PRIV.BINOM
+/// dda Remark 3.1 (7) as printed: ε̂(t) ≤ √(3t/(5T)) ε + (t/(5T)) ε² (inherits DDA-E1: valid only
+/// with the corrected σ). @param t 1 <= t <= T @return ε̂ rounded up
+/// @spec ACC.CAL.DDA.REMARK31
 template <real_scalar Real>
-long long binomial_upper_quantile(long long T, const Real& p, const Real& eta) {
-  require_positive("binomial_upper_quantile", "eta", eta);
-  long long lo = 0, hi = T;  // P[> T] = 0
-  while (lo < hi) {
-    const long long mid = lo + (hi - lo) / 2;
-    if (!(binomial_tail_bound(T, p, mid + 1) > eta))
-      hi = mid;
-    else
-      lo = mid + 1;
-  }
-  return lo;
+Real remark31_eps_hat(long long t, long long T, const Real& eps) {
+  if (T < 1) fail_domain("dpref::dda::remark31_eps_hat", "T", ">= 1", T);
+  if (t < 1 || t > T) fail_domain("dpref::dda::remark31_eps_hat", "t", "in [1, T]", t);
+  accounting::require_epsilon("dpref::dda::remark31_eps_hat", "eps", eps);
+  using std::sqrt;
+  accounting::certifier<Real> c;
+  const accounting::work_real r = accounting::work_real(t) / (5 * accounting::work_real(T)),
+                              e = c.in(eps);
+  return c.up(sqrt(3 * r) * e + r * e * e);
+}
+
+/// Guarantee of dda Algorithm 1 by the errata DDA-E1 reference chain: ε_t = 2L√(2 ln(2/δ₀))/σ
+/// (must be <= 1), ε′ = ln(1 + γ(e^{ε_t} − 1)) with γ = ι/q if the active set is hidden and
+/// γ = 1/q otherwise (DDA-E3; then every one of the T rounds is counted, an over-estimate),
+/// ε̃ = √(2Tε′² ln(e + √T ε′/δ′)) + Tε′ tanh(ε′/2) (KOV, min with Tε′),
+/// δ̃ = 1 − (1 − δ′)(1 − γδ₀)^T.
+/// @return approx_dp rounded up @throws std::domain_error for invalid input or ε_t > 1
+/// @spec ACC.CAL.DDA.CHAIN
+template <real_scalar Real>
+accounting::approx_dp<Real> guarantee(const Real& lipschitz, const Real& sigma, const Real& iota,
+                                      const Real& q_local, long long T, const Real& delta0,
+                                      const Real& delta_prime, bool active_set_hidden) {
+  constexpr std::string_view fn = "dpref::dda::guarantee";
+  require_positive(fn, "lipschitz", lipschitz);
+  require_positive(fn, "sigma", sigma);
+  accounting::require_rate(fn, "iota", iota);
+  require_positive(fn, "q_local", q_local);
+  if (q_local < Real(1)) fail_domain(fn, "q_local", ">= 1", q_local);
+  if (T < 1) fail_domain(fn, "T", ">= 1", T);
+  accounting::require_delta(fn, "delta0", delta0);
+  accounting::require_delta(fn, "delta_prime", delta_prime);
+  if (!(delta0 > Real(0))) fail_domain(fn, "delta0", "> 0", delta0);
+  if (!(delta_prime > Real(0))) fail_domain(fn, "delta_prime", "> 0", delta_prime);
+  using std::exp;
+  using std::log;
+  using std::sqrt;
+  using std::tanh;
+  accounting::certifier<Real> c;
+  const accounting::work_real et =
+      2 * c.in(lipschitz)*sqrt(2 * log(2 / c.in(delta0))) / c.in(sigma);
+  if (et > 1) fail_domain(fn, "sigma", "large enough that eps_t <= 1 (Lemma 4.1 range)", sigma);
+  const accounting::work_real g =
+      (active_set_hidden ? c.in(iota) : accounting::work_real(1)) / c.in(q_local);
+  const accounting::work_real ep = accounting::detail::w_log1p(g * accounting::detail::w_expm1(et));
+  const accounting::work_real tt(T), dp = c.in(delta_prime);
+  const accounting::work_real s2 = tt * ep * ep;
+  accounting::work_real eps =
+      sqrt(2 * s2 * log(exp(accounting::work_real(1)) + sqrt(s2) / dp)) + tt * ep * tanh(ep / 2);
+  if (tt * ep < eps) eps = tt * ep;
+  const accounting::work_real delta = -accounting::detail::w_expm1(
+      accounting::detail::w_log1p(-dp) + tt * accounting::detail::w_log1p(-g * c.in(delta0)));
+  Real d = c.up(delta);
+  if (d > Real(1)) d = Real(1);
+  return {c.up(eps), d};
+}
+
+/// Smallest σ (rounded up) for which guarantee(…).eps <= eps (errata DDA-E1 step 5).
+/// @spec ACC.CAL.DDA.CHAIN
+template <real_scalar Real>
+Real calibrate_sigma(const Real& lipschitz, const Real& iota, const Real& q_local, long long T,
+                     const Real& eps, const Real& delta0, const Real& delta_prime,
+                     bool active_set_hidden) {
+  accounting::require_epsilon("dpref::dda::calibrate_sigma", "eps", eps);
+  using std::log;
+  using std::sqrt;
+  const Real floor_sigma = 2 * lipschitz * sqrt(2 * log(Real(2) / delta0)) * (1 + Real(1) / 1024);
+  auto ok = [&](const Real& s) {
+    if (s < floor_sigma) return false;
+    return !(guarantee(lipschitz, s, iota, q_local, T, delta0, delta_prime, active_set_hidden).eps >
+             eps);
+  };
+  return accounting::smallest_satisfying<Real>(ok, floor_sigma * 2, "dpref::dda::calibrate_sigma",
+                                               "sigma");
 }
 
 /// Which calibration produced σ.
-enum class dda_calibration { paper_theorem1, sound_chain, rdp };
+enum class calibration { paper_theorem1, sound_chain, rdp };
 
 /// Inputs shared by the three calibrations.
 template <real_scalar Real>
-struct dda_privacy_setup {
+struct privacy_setup {
   Real lipschitz = Real(1);              ///< L (Assumption 3); Δ = 2L
   Real iota = Real(1) / 10;              ///< ι: per-round activation probability of a node
   long long q_local = 100;               ///< q: records per node
@@ -139,18 +201,19 @@ struct dda_privacy_setup {
 
 /// One calibration with the guarantees it actually certifies.
 template <real_scalar Real>
-struct dda_calibration_report {
-  dda_calibration kind = dda_calibration::rdp;
+struct calibration_report {
+  calibration kind = calibration::rdp;
   std::string name;
   Real sigma = Real(0);
   bool paper_precondition = false;  ///< T >= 5q²ε²/(4ι²) (Theorem 1)
   bool paper_chain_ok = false;      ///< printed Lemma 4.3 chain applicable (ε′_t <= 0.9)
-  approx_dp<Real> paper_chain{};  ///< (ε̃, δ̃) of the printed chain, δ′ = √Σε′² (DDA-E1/E2)
-  bool sound_chain_ok = false;    ///< ε_t <= 1 (Lemma 4.1 range)
-  approx_dp<Real> sound_chain{};  ///< errata chain (b) at this σ
-  approx_dp<Real> rdp{};          ///< RDP accountant (c) at this σ, δ = target_delta
-  long long active_rounds = 0;    ///< k* (public) or T (hidden)
-  Real tail = Real(0);            ///< P[Bin(T, ι) > k*] bound, included in the δ's
+  accounting::approx_dp<Real>
+      paper_chain{};  ///< (ε̃, δ̃) of the printed chain, δ′ = √Σε′² (DDA-E1/E2)
+  bool sound_chain_ok = false;                ///< ε_t <= 1 (Lemma 4.1 range)
+  accounting::approx_dp<Real> sound_chain{};  ///< errata chain (b) at this σ
+  accounting::approx_dp<Real> rdp{};          ///< RDP accountant (c) at this σ, δ = target_delta
+  long long active_rounds = 0;                ///< k* (public) or T (hidden)
+  Real tail = Real(0);                        ///< P[Bin(T, ι) > k*] bound, included in the δ's
   bool hidden = false;
 };
 
@@ -158,53 +221,55 @@ struct dda_calibration_report {
 /// (ε <= 1, T >= 5q²ε²/(4ι²)), as the paper's §5 experiments do (DDA-E4). Rounded up.
 /// @spec DDA.PRIV.A
 template <real_scalar Real>
-Real dda_paper_sigma_unchecked(const Real& lipschitz, const Real& iota, const Real& q_local,
-                               long long T, const Real& eps, const Real& delta0) {
-  require_positive("dda_paper_sigma_unchecked", "lipschitz", lipschitz);
-  require_rate("dda_paper_sigma_unchecked", "iota", iota);
-  require_positive("dda_paper_sigma_unchecked", "eps", eps);
-  if (T < 1) fail_domain("dda_paper_sigma_unchecked", "T", ">= 1", T);
-  require_delta("dda_paper_sigma_unchecked", "delta0", delta0);
+Real paper_sigma_unchecked(const Real& lipschitz, const Real& iota, const Real& q_local,
+                           long long T, const Real& eps, const Real& delta0) {
+  require_positive("dpref::dda::paper_sigma_unchecked", "lipschitz", lipschitz);
+  accounting::require_rate("dpref::dda::paper_sigma_unchecked", "iota", iota);
+  require_positive("dpref::dda::paper_sigma_unchecked", "eps", eps);
+  if (T < 1) fail_domain("dpref::dda::paper_sigma_unchecked", "T", ">= 1", T);
+  accounting::require_delta("dpref::dda::paper_sigma_unchecked", "delta0", delta0);
   using std::log;
   using std::sqrt;
-  certifier<Real> c;
-  const work_real i = c.in(iota), L = c.in(lipschitz), q = c.in(q_local), e = c.in(eps);
-  return c.up(sqrt(32 * i * i * L * L * work_real(T) * log(2 / c.in(delta0)) / (q * q * e * e)));
+  accounting::certifier<Real> c;
+  const accounting::work_real i = c.in(iota), L = c.in(lipschitz), q = c.in(q_local), e = c.in(eps);
+  return c.up(sqrt(32 * i * i * L * L * accounting::work_real(T) * log(2 / c.in(delta0)) /
+                   (q * q * e * e)));
 }
 
 /// The printed chain of the proof of Theorem 1 at σ: ε_t (16), ε′_t = 2ιε_t/q, Lemma 4.3 with
 /// δ′ = √Σε′_t² and δ_i = ιδ₀/q (errata DDA-E1/E2). Requires ε′_t <= 0.9 and T <= 10^6.
 /// @spec DDA.PRIV.A
 template <real_scalar Real>
-approx_dp<Real> dda_paper_chain(const Real& lipschitz, const Real& sigma, const Real& iota,
-                                long long q_local, long long T, const Real& delta0) {
-  if (T < 1 || T > 1000000) fail_domain("dda_paper_chain", "T", "in [1, 1e6]", T);
-  const Real et = dda_step_epsilon(lipschitz, sigma, delta0);
+accounting::approx_dp<Real> paper_chain(const Real& lipschitz, const Real& sigma, const Real& iota,
+                                        long long q_local, long long T, const Real& delta0) {
+  if (T < 1 || T > 1000000) fail_domain("dpref::dda::paper_chain", "T", "in [1, 1e6]", T);
+  const Real et = step_epsilon(lipschitz, sigma, delta0);
   const Real ep = 2 * iota * et / Real(q_local);
   using std::sqrt;
   const Real dp = Real(sqrt(Real(T) * ep * ep));
   const Real di = iota * delta0 / Real(q_local);
-  std::vector<approx_dp<Real>> parts(static_cast<std::size_t>(T), approx_dp<Real>{ep, di});
-  return compose_advanced_dda(parts, dp > Real(1) ? Real(1) : dp);
+  std::vector<accounting::approx_dp<Real>> parts(static_cast<std::size_t>(T),
+                                                 accounting::approx_dp<Real>{ep, di});
+  return compose_advanced(parts, dp > Real(1) ? Real(1) : dp);
 }
 
-/// Sound chain (b) at σ: dda_guarantee over the T rounds at rate ι/q (hidden) or over the k*
+/// Sound chain (b) at σ: guarantee over the T rounds at rate ι/q (hidden) or over the k*
 /// active rounds at rate 1/q (public) with δ increased by the binomial tail bound η.
 /// @return guarantee and k* @spec DDA.PRIV.B
 template <real_scalar Real>
-approx_dp<Real> dda_sound_chain(const dda_privacy_setup<Real>& s, const Real& sigma,
-                                long long* rounds = nullptr) {
+accounting::approx_dp<Real> sound_chain(const privacy_setup<Real>& s, const Real& sigma,
+                                        long long* rounds = nullptr) {
   const Real eta = s.target_delta / 10;
   if (s.active_set_hidden) {
     if (rounds) *rounds = s.T;
-    return dda_guarantee(s.lipschitz, sigma, s.iota, Real(s.q_local), s.T, s.delta0, s.delta_prime,
-                         true);
+    return guarantee(s.lipschitz, sigma, s.iota, Real(s.q_local), s.T, s.delta0, s.delta_prime,
+                     true);
   }
   const long long k = binomial_upper_quantile(s.T, s.iota, eta);
   if (rounds) *rounds = k;
   if (k == 0) return {Real(0), Real(0)};
   auto g =
-      dda_guarantee(s.lipschitz, sigma, s.iota, Real(s.q_local), k, s.delta0, s.delta_prime, false);
+      guarantee(s.lipschitz, sigma, s.iota, Real(s.q_local), k, s.delta0, s.delta_prime, false);
   const Real tail = binomial_tail_bound(s.T, s.iota, k + 1);
   g.delta = g.delta + tail > Real(1) ? Real(1) : g.delta + tail;  // (rounding: tail is tiny)
   return g;
@@ -213,91 +278,95 @@ approx_dp<Real> dda_sound_chain(const dda_privacy_setup<Real>& s, const Real& si
 /// RDP curve of one record over the whole run at σ: k·ε′_WOR(α) with k = k* (public, γ = 1/q)
 /// or T (hidden, γ = ι/q). @spec DDA.PRIV.C
 template <real_scalar Real>
-rdp_curve<Real> dda_rdp_curve(const dda_privacy_setup<Real>& s, const Real& sigma,
-                              long long* rounds = nullptr) {
+accounting::rdp_curve<Real> run_rdp_curve(const privacy_setup<Real>& s, const Real& sigma,
+                                          long long* rounds = nullptr) {
   const Real gamma = (s.active_set_hidden ? s.iota : Real(1)) / Real(s.q_local);
   const Real mult = sigma / (2 * s.lipschitz);
   const long long k =
       s.active_set_hidden ? s.T : binomial_upper_quantile(s.T, s.iota, s.target_delta / 10);
   if (rounds) *rounds = k;
-  const auto one = subsampled_gaussian_rdp_wor(gamma, mult, integer_orders<Real>(2, s.max_order));
-  return compose_rdp_steps(one, k < 1 ? 1 : k);
+  const auto one =
+      subsampled_gaussian_rdp_wor(gamma, mult, accounting::integer_orders<Real>(2, s.max_order));
+  return accounting::compose_rdp_steps(one, k < 1 ? 1 : k);
 }
 
 /// (ε, δ) certified by calibration (c)'s accountant at σ (δ = target_delta; the tail η =
 /// target_delta/10 of the public case is part of it). @spec DDA.PRIV.C
 template <real_scalar Real>
-approx_dp<Real> dda_rdp_guarantee(const dda_privacy_setup<Real>& s, const Real& sigma) {
+accounting::approx_dp<Real> rdp_guarantee(const privacy_setup<Real>& s, const Real& sigma) {
   long long k = 0;
-  const auto curve = dda_rdp_curve(s, sigma, &k);
+  const auto curve = run_rdp_curve(s, sigma, &k);
   const Real conv_delta =
       s.active_set_hidden ? s.target_delta : s.target_delta - s.target_delta / 10;
-  auto g = rdp_to_dp(curve, conv_delta, conversion_method::balle2020).guarantee;
+  auto g =
+      accounting::rdp_to_dp(curve, conv_delta, accounting::conversion_method::balle2020).guarantee;
   g.delta = s.target_delta;
   return g;
 }
 
 /// Fills the certified columns of a report at its σ.
 template <real_scalar Real>
-void dda_certify(const dda_privacy_setup<Real>& s, dda_calibration_report<Real>& r) {
+void certify(const privacy_setup<Real>& s, calibration_report<Real>& r) {
   r.hidden = s.active_set_hidden;
   {
-    certifier<Real> c;
-    const work_real i = c.in(s.iota), q(s.q_local), e = c.in(s.eps);
-    r.paper_precondition = !(c.in(s.eps) > 1) && work_real(s.T) >= 5 * q * q * e * e / (4 * i * i);
+    accounting::certifier<Real> c;
+    const accounting::work_real i = c.in(s.iota), q(s.q_local), e = c.in(s.eps);
+    r.paper_precondition =
+        !(c.in(s.eps) > 1) && accounting::work_real(s.T) >= 5 * q * q * e * e / (4 * i * i);
   }
-  const Real et = dda_step_epsilon(s.lipschitz, r.sigma, s.delta0);
+  const Real et = step_epsilon(s.lipschitz, r.sigma, s.delta0);
   const Real ep = 2 * s.iota * et / Real(s.q_local);
   r.paper_chain_ok = !(ep > Real(9) / 10) && s.T <= 1000000;
   if (r.paper_chain_ok)
-    r.paper_chain = dda_paper_chain(s.lipschitz, r.sigma, s.iota, s.q_local, s.T, s.delta0);
+    r.paper_chain = paper_chain(s.lipschitz, r.sigma, s.iota, s.q_local, s.T, s.delta0);
   r.sound_chain_ok = !(et > Real(1));
-  if (r.sound_chain_ok) r.sound_chain = dda_sound_chain(s, r.sigma);
+  if (r.sound_chain_ok) r.sound_chain = sound_chain(s, r.sigma);
   long long k = 0;
-  (void)dda_rdp_curve(s, r.sigma, &k);
+  (void)run_rdp_curve(s, r.sigma, &k);
   r.active_rounds = k;
   r.tail = s.active_set_hidden ? Real(0) : binomial_tail_bound(s.T, s.iota, k + 1);
-  r.rdp = dda_rdp_guarantee(s, r.sigma);
+  r.rdp = rdp_guarantee(s, r.sigma);
 }
 
 /// Calibration (a), (b) or (c) for the setup, with every guarantee certified at its σ.
 /// (a) σ = paper formula (unchecked); (b) smallest σ with sound-chain ε̃ <= ε; (c) smallest σ
 /// with RDP ε <= ε at δ = target_delta. @spec DDA.PRIV.A DDA.PRIV.B DDA.PRIV.C
 template <real_scalar Real>
-dda_calibration_report<Real> dda_calibrate(const dda_privacy_setup<Real>& s, dda_calibration kind) {
-  require_positive("dda_calibrate", "eps", s.eps);
-  require_rate("dda_calibrate", "iota", s.iota);
-  if (s.q_local < 1) fail_domain("dda_calibrate", "q_local", ">= 1", s.q_local);
-  if (s.T < 1) fail_domain("dda_calibrate", "T", ">= 1", s.T);
-  dda_calibration_report<Real> r;
+calibration_report<Real> calibrate(const privacy_setup<Real>& s, calibration kind) {
+  require_positive("dpref::dda::calibrate", "eps", s.eps);
+  accounting::require_rate("dpref::dda::calibrate", "iota", s.iota);
+  if (s.q_local < 1) fail_domain("dpref::dda::calibrate", "q_local", ">= 1", s.q_local);
+  if (s.T < 1) fail_domain("dpref::dda::calibrate", "T", ">= 1", s.T);
+  calibration_report<Real> r;
   r.kind = kind;
   using std::log;
   using std::sqrt;
   switch (kind) {
-    case dda_calibration::paper_theorem1:
+    case calibration::paper_theorem1:
       r.name = "paper_theorem1";
-      r.sigma =
-          dda_paper_sigma_unchecked(s.lipschitz, s.iota, Real(s.q_local), s.T, s.eps, s.delta0);
+      r.sigma = paper_sigma_unchecked(s.lipschitz, s.iota, Real(s.q_local), s.T, s.eps, s.delta0);
       break;
-    case dda_calibration::sound_chain: {
+    case calibration::sound_chain: {
       r.name = s.active_set_hidden ? "sound_chain_hidden" : "sound_chain";
       const Real floor_sigma =
           2 * s.lipschitz * Real(sqrt(2 * log(Real(2) / s.delta0))) * (1 + Real(1) / 1024);
       auto ok = [&](const Real& sg) {
         if (sg < floor_sigma) return false;
-        return !(dda_sound_chain(s, sg).eps > s.eps);
+        return !(sound_chain(s, sg).eps > s.eps);
       };
-      r.sigma = smallest_satisfying<Real>(ok, floor_sigma * 2, "dda_calibrate", "sigma");
+      r.sigma = accounting::smallest_satisfying<Real>(ok, floor_sigma * 2, "dpref::dda::calibrate",
+                                                      "sigma");
       break;
     }
-    case dda_calibration::rdp: {
+    case calibration::rdp: {
       r.name = s.active_set_hidden ? "rdp_hidden" : "rdp";
-      auto ok = [&](const Real& sg) { return !(dda_rdp_guarantee(s, sg).eps > s.eps); };
-      r.sigma = smallest_satisfying<Real>(ok, 2 * s.lipschitz, "dda_calibrate", "sigma");
+      auto ok = [&](const Real& sg) { return !(rdp_guarantee(s, sg).eps > s.eps); };
+      r.sigma = accounting::smallest_satisfying<Real>(ok, 2 * s.lipschitz, "dpref::dda::calibrate",
+                                                      "sigma");
       break;
     }
   }
-  dda_certify(s, r);
+  certify(s, r);
   return r;
 }
 
@@ -306,19 +375,35 @@ dda_calibration_report<Real> dda_calibrate(const dda_privacy_setup<Real>& s, dda
 /// @param rounds realised active rounds (public: max over nodes; the schedule is data-free)
 /// @spec DDA.PRIV.C
 template <real_scalar Real>
-privacy_ledger<Real> dda_ledger(const dda_privacy_setup<Real>& s,
-                                const dda_calibration_report<Real>& r, long long rounds) {
-  if (rounds < 1) fail_domain("dda_ledger", "rounds", ">= 1", rounds);
+accounting::privacy_ledger<Real> ledger(const privacy_setup<Real>& s,
+                                        const calibration_report<Real>& r, long long rounds) {
+  if (rounds < 1) fail_domain("dpref::dda::ledger", "rounds", ">= 1", rounds);
   const Real gamma = (s.active_set_hidden ? s.iota : Real(1)) / Real(s.q_local);
-  privacy_event<Real> e;
+  accounting::privacy_event<Real> e;
   e.kind = "dda.round[" + r.name + "]: Gaussian(Delta=2L) on 1 of q records (WOR), WBK RDP";
   e.params = {{"sigma", r.sigma}, {"L", s.lipschitz}, {"gamma", gamma}, {"iota", s.iota}};
   e.privacy = subsampled_gaussian_rdp_wor(gamma, r.sigma / (2 * s.lipschitz),
-                                          integer_orders<Real>(2, s.max_order));
+                                          accounting::integer_orders<Real>(2, s.max_order));
   e.count = rounds;
-  privacy_ledger<Real> l;
+  accounting::privacy_ledger<Real> l;
   l.record(std::move(e));
   return l;
 }
 
-}  // namespace dpref::accounting
+// Explicit instances (src/instances/dda.cpp); EXT is `extern` for consumers.
+#define DPREF_DDA_CALIBRATION_INSTANCES(EXT, R)                                                  \
+  EXT template R theorem1_sigma<R>(const R&, const R&, const R&, long long, const R&, const R&,  \
+                                   theorem1_variant);                                            \
+  EXT template R step_epsilon<R>(const R&, const R&, const R&);                                  \
+  EXT template R remark31_eps_hat<R>(long long, long long, const R&);                            \
+  EXT template accounting::approx_dp<R> guarantee<R>(const R&, const R&, const R&, const R&,     \
+                                                     long long, const R&, const R&, bool);       \
+  EXT template R calibrate_sigma<R>(const R&, const R&, const R&, long long, const R&, const R&, \
+                                    const R&, bool);
+#ifdef DPREF_EXPLICIT_INSTANCES
+#define DPREF_DDA_EXTERN_CALIBRATION(R) DPREF_DDA_CALIBRATION_INSTANCES(extern, R)
+DPREF_FOR_EACH_SCALAR(DPREF_DDA_EXTERN_CALIBRATION)
+#undef DPREF_DDA_EXTERN_CALIBRATION
+#endif
+
+}  // namespace dpref::dda

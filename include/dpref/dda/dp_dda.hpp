@@ -19,16 +19,16 @@
 #include <type_traits>
 #include <vector>
 
+#include "dpref/dda/problem.hpp"
 #include "dpref/error.hpp"
 #include "dpref/network/gossip.hpp"
-#include "dpref/problems/dda_erm.hpp"
 #include "dpref/random/fast.hpp"
 #include "dpref/random/gaussian.hpp"
 #include "dpref/random/philox_stream.hpp"
 #include "dpref/random/secure/uniform_int.hpp"
 #include "dpref/scalar.hpp"
 
-namespace dpref::algorithms::dda {
+namespace dpref::dda {
 
 /// a_t of Algorithm 1: 1 (Corollaries 3.4/3.6) or t (Corollaries 3.2/3.5).
 enum class weight_schedule { constant, linear };
@@ -37,7 +37,7 @@ enum class gamma_schedule { zero, constant, sqrt_t };
 
 /// Parameters of a run (validated at entry). @spec DDA.ALG1
 template <real_scalar Real>
-struct dda_params {
+struct params {
   long long iterations = 100;  ///< T >= 1
   weight_schedule a = weight_schedule::constant;
   gamma_schedule g = gamma_schedule::sqrt_t;
@@ -76,7 +76,7 @@ Real gamma_at(gamma_schedule g, const Real& gamma, long long t) {
 /// State after iteration t: x̄ = (1/n)Σ_i x̃_i^(t), ỹ^(t), and the consensus error
 /// (1/n)Σ_i‖x_i^(t+1) − y^(t+1)‖ of Lemma 4.5.
 template <real_scalar Real>
-struct dda_snapshot {
+struct snapshot {
   long long t = 0;
   vector<Real> x_bar;
   vector<Real> y_tilde;
@@ -86,13 +86,13 @@ struct dda_snapshot {
 
 /// Result of a run.
 template <real_scalar Real>
-struct dda_result {
+struct result {
   matrix<Real> x_tilde;  ///< d×n: x̃_i^(T) = A_T^{-1} Σ_t a_t x_i^(t) (Algorithm 1 output)
   vector<Real> x_bar;    ///< (1/n) Σ_i x̃_i^(T) (the point evaluated in dda §5)
   vector<Real> y_tilde;  ///< ỹ^(T) = A_T^{-1} Σ_t a_t y^(t), y of (8)
   matrix<Real> z;        ///< d×n: z_i^(T+1) (the released messages of the last round)
   std::vector<long long> active_rounds;  ///< per node: rounds in which it was active
-  std::vector<dda_snapshot<Real>> trace;
+  std::vector<snapshot<Real>> trace;
   Real iota = Real(1);
   long long iterations = 0;
 };
@@ -119,7 +119,7 @@ void parallel_for(std::size_t count, unsigned threads, const F& f) {
 }
 
 template <real_scalar Real>
-void validate(const dda_params<Real>& p, const problems::regularizer<Real>& h) {
+void validate(const params<Real>& p, const problems::regularizer<Real>& h) {
   if (p.iterations < 1) fail_domain("dda", "iterations", ">= 1", p.iterations);
   require_nonnegative("dda", "gamma", p.gamma);
   require_nonnegative("dda", "sigma", p.sigma);
@@ -132,9 +132,8 @@ void validate(const dda_params<Real>& p, const problems::regularizer<Real>& h) {
 
 /// The engine shared by DDA and DP-DDA; `next_round(t)` returns W^(t) (sparse rows).
 template <real_scalar Real, class Features, class NextRound>
-dda_result<Real> run_engine(const problems::dda_problem<Real, Features>& prob,
-                            const dda_params<Real>& p, const Real& iota, const philox_stream& run,
-                            NextRound&& next_round) {
+result<Real> run_engine(const problem<Real, Features>& prob, const params<Real>& p,
+                        const Real& iota, const philox_stream& run, NextRound&& next_round) {
   const auto& h = prob.reg();
   validate(p, h);
   const Eigen::Index d = prob.dimension();
@@ -160,12 +159,12 @@ dda_result<Real> run_engine(const problems::dda_problem<Real, Features>& prob,
     h.dual_argmin_into(zbar, c1, g1, y);
     ysum += weight_at<Real>(p.a, 1) * y;
   }
-  dda_result<Real> res;
+  result<Real> res;
   res.iota = iota;
   res.iterations = T;
   const Real nn = Real(n);
-  auto snapshot = [&](long long t) {
-    dda_snapshot<Real> s;
+  auto take_snapshot = [&](long long t) {
+    snapshot<Real> s;
     s.t = t;
     const Real At = cumulative_weight<Real>(p.a, t), At_inv = Real(1) / At;
     s.x_bar = vector<Real>::Zero(d);
@@ -236,7 +235,8 @@ dda_result<Real> run_engine(const problems::dda_problem<Real, Features>& prob,
     for (std::size_t k = 0; k < na; ++k) zbar += (at / nn) * zeta.col(r.active[k]);
     h.dual_argmin_into(zbar, c_next, g_next, y);
     if (t + 1 <= T) ysum += weight_at<Real>(p.a, t + 1) * y;
-    if (p.trace_every > 0 && (t % p.trace_every == 0 || t == T)) res.trace.push_back(snapshot(t));
+    if (p.trace_every > 0 && (t % p.trace_every == 0 || t == T))
+      res.trace.push_back(take_snapshot(t));
   }
   const Real AT = cumulative_weight<Real>(p.a, T);
   res.x_tilde.resize(d, n);
@@ -259,9 +259,9 @@ dda_result<Real> run_engine(const problems::dda_problem<Real, Features>& prob,
 /// dda Algorithm 1 (DP-DDA) on `prob` with gossip matrices from `net`.
 /// @param run run stream (substream 0: network, i + 1: node i) @spec DDA.ALG1
 template <real_scalar Real, class Features>
-dda_result<Real> run_dp_dda(const problems::dda_problem<Real, Features>& prob,
-                            const network::gossip_sampler<Real>& net, const dda_params<Real>& p,
-                            const philox_stream& run) {
+result<Real> run_dp_dda(const problem<Real, Features>& prob,
+                        const network::gossip_sampler<Real>& net, const params<Real>& p,
+                        const philox_stream& run) {
   if (net.nodes() != prob.nodes())
     fail_argument("run_dp_dda", "net.nodes()", "== problem nodes", net.nodes());
   philox_stream ns = run.substream(0);
@@ -277,8 +277,8 @@ dda_result<Real> run_dp_dda(const problems::dda_problem<Real, Features>& prob,
 /// weight of h in (2) is t), ĝ from one uniformly sampled record, no noise. `p.a` and
 /// `p.sigma` are ignored (forced to constant and 0). @spec DDA.ALG1.EQUALS_DDA
 template <real_scalar Real, class Features>
-dda_result<Real> run_dda(const problems::dda_problem<Real, Features>& prob, const matrix<Real>& W,
-                         dda_params<Real> p, const philox_stream& run) {
+result<Real> run_dda(const problem<Real, Features>& prob, const matrix<Real>& W, params<Real> p,
+                     const philox_stream& run) {
   const int n = prob.nodes();
   if (W.rows() != n || W.cols() != n) fail_argument("run_dda", "W", "n x n", W.rows());
   p.a = weight_schedule::constant;
@@ -298,4 +298,4 @@ dda_result<Real> run_dda(const problems::dda_problem<Real, Features>& prob, cons
                             [&](long long) -> const network::gossip_round<Real>& { return full; });
 }
 
-}  // namespace dpref::algorithms::dda
+}  // namespace dpref::dda

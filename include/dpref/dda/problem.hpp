@@ -23,7 +23,7 @@
 #include "dpref/random/secure/uniform_int.hpp"
 #include "dpref/scalar.hpp"
 
-namespace dpref::problems {
+namespace dpref::dda {
 
 template <class M>
 inline constexpr bool is_sparse_v = std::is_base_of_v<Eigen::SparseMatrixBase<M>, M>;
@@ -82,17 +82,19 @@ void clip_columns_to_unit_norm(Features& X) {
 
 /// dda problem (1)/(26)–(27). @spec DDA.PROBLEM
 template <real_scalar Real, class Features = matrix<Real>>
-class dda_problem {
+class problem {
  public:
   /// @param X d×N records @param y labels ±1 (size N) @param nodes n >= 1 (N >= n)
   /// @param h regulariser @throws std::invalid_argument / std::domain_error
-  dda_problem(Features X, vector<Real> y, int nodes, regularizer<Real> h)
+  problem(Features X, vector<Real> y, int nodes, problems::regularizer<Real> h)
       : X_(std::move(X)), y_(std::move(y)), n_(nodes), h_(h) {
-    if (y_.size() != X_.cols()) fail_argument("dda_problem", "y", "size == X.cols()", y_.size());
-    if (n_ < 1) fail_domain("dda_problem", "nodes", ">= 1", n_);
-    if (X_.cols() < n_) fail_domain("dda_problem", "records", ">= nodes", X_.cols());
+    if (y_.size() != X_.cols())
+      fail_argument("dpref::dda::problem", "y", "size == X.cols()", y_.size());
+    if (n_ < 1) fail_domain("dpref::dda::problem", "nodes", ">= 1", n_);
+    if (X_.cols() < n_) fail_domain("dpref::dda::problem", "records", ">= nodes", X_.cols());
     for (Eigen::Index j = 0; j < y_.size(); ++j)
-      if (y_[j] != Real(1) && y_[j] != Real(-1)) fail_argument("dda_problem", "y[j]", "±1", y_[j]);
+      if (y_[j] != Real(1) && y_[j] != Real(-1))
+        fail_argument("dpref::dda::problem", "y[j]", "±1", y_[j]);
     q_ = static_cast<long long>(X_.cols()) / n_;
     using std::sqrt;
     Real m(0);
@@ -108,7 +110,7 @@ class dda_problem {
   [[nodiscard]] Eigen::Index used() const { return static_cast<Eigen::Index>(q_) * n_; }
   /// L of Assumption 3 (max record norm).
   [[nodiscard]] const Real& lipschitz() const { return L_; }
-  [[nodiscard]] const regularizer<Real>& reg() const { return h_; }
+  [[nodiscard]] const problems::regularizer<Real>& reg() const { return h_; }
   [[nodiscard]] const Features& features() const { return X_; }
   [[nodiscard]] const vector<Real>& labels() const { return y_; }
   /// Global column of record r (0 <= r < q) of node i.
@@ -137,10 +139,10 @@ class dda_problem {
   Features X_;
   vector<Real> y_;
   int n_;
-  regularizer<Real> h_;
+  problems::regularizer<Real> h_;
   long long q_ = 0;
   Real L_ = Real(0);
-  margin_loss<Real> loss_ = margin_loss<Real>::hinge();
+  problems::margin_loss<Real> loss_ = problems::margin_loss<Real>::hinge();
 };
 
 /// Fraction of records with sign⟨c, x⟩ = y (0 counts as +1).
@@ -172,12 +174,12 @@ struct optimum_bracket {
 /// Stops when upper − lower <= tol or after max_epochs. Deterministic given `s`.
 /// @spec DDA.FSTAR
 template <real_scalar Real, class Features>
-optimum_bracket<Real> solve_optimum(const dda_problem<Real, Features>& p, const Real& tol,
+optimum_bracket<Real> solve_optimum(const problem<Real, Features>& p, const Real& tol,
                                     long long max_epochs, philox_stream& s,
                                     const Real& ridge = Real(0)) {
   const auto& h = p.reg();
-  const bool l2 = h.kind == regularizer_kind::l2;
-  if (!l2 && h.kind != regularizer_kind::l1)
+  const bool l2 = h.kind == problems::regularizer_kind::l2;
+  if (!l2 && h.kind != problems::regularizer_kind::l1)
     fail_argument("solve_optimum", "h", "l2 or l1 regulariser", 0);
   if (!(h.weight > Real(0))) fail_domain("solve_optimum", "h.weight", "> 0", h.weight);
   const Real lambda = l2 ? h.weight : ridge;
@@ -243,4 +245,4 @@ optimum_bracket<Real> solve_optimum(const dda_problem<Real, Features>& p, const 
   return out;
 }
 
-}  // namespace dpref::problems
+}  // namespace dpref::dda

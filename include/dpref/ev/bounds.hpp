@@ -13,22 +13,21 @@
 #include <cmath>
 #include <vector>
 
-#include "dpref/algorithms/ev/problem.hpp"
 #include "dpref/error.hpp"
+#include "dpref/ev/problem.hpp"
 #include "dpref/scalar.hpp"
 
-namespace dpref::bounds {
+namespace dpref::ev {
 
 namespace detail {
 template <real_scalar Real>
-void ev_require_K(const char* fn, long long K) {
+void require_K(const char* fn, long long K) {
   if (K < 1) fail_domain(fn, "K", ">= 1", K);
 }
 /// The arguments shared by Theorem 7 and Corollary 16.
 template <real_scalar Real>
-void ev_require_rate_args(const char* fn, long long n, long long T, const Real& eta,
-                          const Real& rho, const Real& G, const Real& L, const Real& Delta,
-                          const Real& eps) {
+void require_rate_args(const char* fn, long long n, long long T, const Real& eta, const Real& rho,
+                       const Real& G, const Real& L, const Real& Delta, const Real& eps) {
   if (n < 1) fail_domain(fn, "n", ">= 1", n);
   if (T < 1) fail_domain(fn, "T", ">= 1", T);
   require_positive(fn, "eta", eta);
@@ -45,11 +44,11 @@ void ev_require_rate_args(const char* fn, long long n, long long T, const Real& 
 /// @throws std::domain_error naming the argument (K < 1, T < 1, a parameter not > 0)
 /// @spec EV.BOUND.THM7
 template <real_scalar Real>
-Real ev_theorem7_rate(const Real& eta, long long n, const Real& rho, const Real& G, long long K,
-                      long long T, const Real& L, const Real& Delta, const Real& eps) {
-  constexpr const char* fn = "dpref::bounds::ev_theorem7_rate";
-  detail::ev_require_K<Real>(fn, K);
-  detail::ev_require_rate_args(fn, n, T, eta, rho, G, L, Delta, eps);
+Real theorem7_rate(const Real& eta, long long n, const Real& rho, const Real& G, long long K,
+                   long long T, const Real& L, const Real& Delta, const Real& eps) {
+  constexpr const char* fn = "dpref::ev::theorem7_rate";
+  detail::require_K<Real>(fn, K);
+  detail::require_rate_args(fn, n, T, eta, rho, G, L, Delta, eps);
   using std::sqrt;
   const Real k = Real(K);
   return eta * sqrt(Real(n)) * rho *
@@ -60,9 +59,9 @@ Real ev_theorem7_rate(const Real& eta, long long n, const Real& rho, const Real&
 /// expression (d/dK [G K^{−1/2} + a K^{3/2}] = 0 with a = √2 T L Δ/(2ε)).
 /// @spec EV.BOUND.COR16
 template <real_scalar Real>
-Real ev_corollary16_iterations(const Real& G, long long T, const Real& L, const Real& Delta,
-                               const Real& eps) {
-  constexpr const char* fn = "dpref::bounds::ev_corollary16_iterations";
+Real corollary16_iterations(const Real& G, long long T, const Real& L, const Real& Delta,
+                            const Real& eps) {
+  constexpr const char* fn = "dpref::ev::corollary16_iterations";
   require_positive(fn, "G", G);
   if (T < 1) fail_domain(fn, "T", ">= 1", T);
   require_positive(fn, "L", L);
@@ -76,10 +75,10 @@ Real ev_corollary16_iterations(const Real& G, long long T, const Real& L, const 
 /// expression at K* equals (4/3)(3/√2)^{1/4} ≈ 1.609 times this.
 /// @spec EV.BOUND.COR16
 template <real_scalar Real>
-Real ev_corollary16_rate(const Real& eta, long long n, const Real& rho, const Real& G, long long T,
-                         const Real& L, const Real& Delta, const Real& eps) {
-  constexpr const char* fn = "dpref::bounds::ev_corollary16_rate";
-  detail::ev_require_rate_args(fn, n, T, eta, rho, G, L, Delta, eps);
+Real corollary16_rate(const Real& eta, long long n, const Real& rho, const Real& G, long long T,
+                      const Real& L, const Real& Delta, const Real& eps) {
+  constexpr const char* fn = "dpref::ev::corollary16_rate";
+  detail::require_rate_args(fn, n, T, eta, rho, G, L, Delta, eps);
   using std::pow;
   using std::sqrt;
   const Real q = Real(1) / 4;
@@ -92,10 +91,10 @@ Real ev_corollary16_rate(const Real& eta, long long n, const Real& rho, const Re
 /// With keep_constants = false it returns the paper's (11): η T^{1/4} (Δ/(nε))^{1/4}.
 /// @spec EV.BOUND.COR9
 template <real_scalar Real>
-Real ev_corollary9_rate(const Real& eta, long long T, long long n, const Real& eps,
-                        const Real& Delta, const Real& r_max, const Real& gamma, const Real& d_norm,
-                        bool keep_constants = true) {
-  constexpr const char* fn = "dpref::bounds::ev_corollary9_rate";
+Real corollary9_rate(const Real& eta, long long T, long long n, const Real& eps, const Real& Delta,
+                     const Real& r_max, const Real& gamma, const Real& d_norm,
+                     bool keep_constants = true) {
+  constexpr const char* fn = "dpref::ev::corollary9_rate";
   if (T < 1) fail_domain(fn, "T", ">= 1", T);
   if (n < 1) fail_domain(fn, "n", ">= 1", n);
   require_positive(fn, "eta", eta);
@@ -114,10 +113,10 @@ Real ev_corollary9_rate(const Real& eta, long long T, long long n, const Real& e
 /// ev Proposition 14 (12), inside the O(·): η(ρ²/c + cĜ²)/√K.
 /// @spec EV.PROP14
 template <real_scalar Real>
-Real ev_proposition14_rate(const Real& eta, const Real& rho, const Real& G_hat, const Real& c,
-                           long long K) {
-  constexpr const char* fn = "dpref::bounds::ev_proposition14_rate";
-  detail::ev_require_K<Real>(fn, K);
+Real proposition14_rate(const Real& eta, const Real& rho, const Real& G_hat, const Real& c,
+                        long long K) {
+  constexpr const char* fn = "dpref::ev::proposition14_rate";
+  detail::require_K<Real>(fn, K);
   require_positive(fn, "eta", eta);
   require_nonnegative(fn, "rho", rho);
   require_nonnegative(fn, "G_hat", G_hat);
@@ -129,18 +128,18 @@ Real ev_proposition14_rate(const Real& eta, const Real& rho, const Real& G_hat, 
 /// ev Corollary 15: c* = ρ/Ĝ minimises ρ²/c + cĜ² (value 2ρĜ); the rate (13) is ηρĜ/√K.
 /// @spec EV.BOUND.COR15
 template <real_scalar Real>
-Real ev_corollary15_step(const Real& rho, const Real& G_hat) {
-  require_positive("dpref::bounds::ev_corollary15_step", "rho", rho);
-  require_positive("dpref::bounds::ev_corollary15_step", "G_hat", G_hat);
+Real corollary15_step(const Real& rho, const Real& G_hat) {
+  require_positive("dpref::ev::corollary15_step", "rho", rho);
+  require_positive("dpref::ev::corollary15_step", "G_hat", G_hat);
   return rho / G_hat;
 }
 
 /// ev Corollary 15 (13), inside the O(·): η ρ Ĝ/√K.
 /// @spec EV.BOUND.COR15
 template <real_scalar Real>
-Real ev_corollary15_rate(const Real& eta, const Real& rho, const Real& G_hat, long long K) {
-  constexpr const char* fn = "dpref::bounds::ev_corollary15_rate";
-  detail::ev_require_K<Real>(fn, K);
+Real corollary15_rate(const Real& eta, const Real& rho, const Real& G_hat, long long K) {
+  constexpr const char* fn = "dpref::ev::corollary15_rate";
+  detail::require_K<Real>(fn, K);
   require_positive(fn, "eta", eta);
   require_nonnegative(fn, "rho", rho);
   require_nonnegative(fn, "G_hat", G_hat);
@@ -154,8 +153,8 @@ Real ev_corollary15_rate(const Real& eta, const Real& rho, const Real& G_hat, lo
 /// @spec EV.BOUND.EXPLICIT
 template <real_scalar Real>
 std::vector<Real> sgd_averaging_weights(long long K, const Real& eta) {
-  constexpr const char* fn = "dpref::bounds::sgd_averaging_weights";
-  detail::ev_require_K<Real>(fn, K);
+  constexpr const char* fn = "dpref::ev::sgd_averaging_weights";
+  detail::require_K<Real>(fn, K);
   if (!is_finite_value(eta) || eta < Real(1)) fail_domain(fn, "eta", "finite and >= 1", eta);
   std::vector<Real> v(static_cast<std::size_t>(K + 2), Real(0));  // index i = 1..K+1
   Real tail(1);                                                   // Π_{j=k+1}^{K} (1 − θ_j)
@@ -176,7 +175,7 @@ std::vector<Real> sgd_averaging_weights(long long K, const Real& eta) {
 template <real_scalar Real>
 Real sgd_averaging_bound(long long K, const Real& c, const Real& eta, const Real& diameter,
                          const Real& G_hat) {
-  constexpr const char* fn = "dpref::bounds::sgd_averaging_bound";
+  constexpr const char* fn = "dpref::ev::sgd_averaging_bound";
   require_positive(fn, "c", c);
   require_nonnegative(fn, "diameter", diameter);
   require_nonnegative(fn, "G_hat", G_hat);
@@ -202,7 +201,7 @@ Real sgd_averaging_bound(long long K, const Real& c, const Real& eta, const Real
 ///   E‖w_k‖² = T(T+1)s² (errata EV-E3), Ĝ² = n(G² + T(T+1)s²).
 /// @spec EV.BOUND.THM7
 template <real_scalar Real>
-struct ev_constants {
+struct constants {
   Real rho{}, diameter{}, G{}, G_hat{}, noise_scale{};
   long long users = 0;
 };
@@ -211,9 +210,9 @@ struct ev_constants {
 /// @throws std::domain_error if the base load has a negative entry (the G bound needs d >= 0)
 /// @spec EV.BOUND.THM7
 template <real_scalar Real>
-ev_constants<Real> ev_theorem7_constants(const ev::charging_problem<Real>& prob,
-                                         const Real& noise_scale) {
-  constexpr const char* fn = "dpref::bounds::ev_theorem7_constants";
+constants<Real> theorem7_constants(const ev::charging_problem<Real>& prob,
+                                   const Real& noise_scale) {
+  constexpr const char* fn = "dpref::ev::theorem7_constants";
   require_nonnegative(fn, "noise_scale", noise_scale);
   const Eigen::Index t = prob.horizon();
   const auto& sp = prob.specs();
@@ -237,7 +236,7 @@ ev_constants<Real> ev_theorem7_constants(const ev::charging_problem<Real>& prob,
     const Real v = prob.base_load()[i] + xmax[i] / prob.households();
     g2 += v * v;
   }
-  ev_constants<Real> c;
+  constants<Real> c;
   c.users = prob.users();
   c.rho = sqrt(rho2);
   c.diameter = sqrt(2 * rho2);
@@ -250,10 +249,10 @@ ev_constants<Real> ev_theorem7_constants(const ev::charging_problem<Real>& prob,
 /// Theorem 7 with an explicit constant: sgd_averaging_bound with the constants above.
 /// @spec EV.BOUND.THM7
 template <real_scalar Real>
-Real ev_theorem7_explicit(const ev::charging_problem<Real>& prob, long long K, const Real& c,
-                          const Real& eta, const Real& noise_scale) {
-  const auto k = ev_theorem7_constants(prob, noise_scale);
+Real theorem7_explicit(const ev::charging_problem<Real>& prob, long long K, const Real& c,
+                       const Real& eta, const Real& noise_scale) {
+  const auto k = theorem7_constants(prob, noise_scale);
   return sgd_averaging_bound<Real>(K, c, eta, k.diameter, k.G_hat);
 }
 
-}  // namespace dpref::bounds
+}  // namespace dpref::ev

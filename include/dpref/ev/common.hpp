@@ -11,9 +11,9 @@
 #include <vector>
 
 #include "dpref/accounting/accounting.hpp"
-#include "dpref/algorithms/ev/problem.hpp"
-#include "dpref/algorithms/ev/projection_kernel.hpp"
 #include "dpref/error.hpp"
+#include "dpref/ev/problem.hpp"
+#include "dpref/ev/projection_kernel.hpp"
 
 namespace dpref::ev {
 

@@ -11,8 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "dpref/algorithms/ev/problem.hpp"
 #include "dpref/error.hpp"
+#include "dpref/ev/problem.hpp"
 #include "dpref/random/bernoulli.hpp"
 #include "dpref/random/philox_stream.hpp"
 #include "dpref/random/uniform.hpp"

@@ -10,7 +10,7 @@
 #include <numeric>
 #include <vector>
 
-#include "dpref/algorithms/ev/common.hpp"
+#include "dpref/ev/common.hpp"
 
 namespace dpref::ev {
 

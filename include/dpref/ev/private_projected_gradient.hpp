@@ -14,8 +14,9 @@
 #include <vector>
 
 #include "dpref/accounting/accounting.hpp"
-#include "dpref/algorithms/ev/common.hpp"
-#include "dpref/algorithms/ev/sensitivity.hpp"
+#include "dpref/ev/calibration.hpp"
+#include "dpref/ev/common.hpp"
+#include "dpref/ev/sensitivity.hpp"
 #include "dpref/random/vector_laplace.hpp"
 
 namespace dpref::ev {
@@ -32,14 +33,6 @@ struct private_gradient_params {
   bool trace = true;
   int threads = 1;  ///< >= 1; results are bit-identical for any value (EV.THREADS)
 };
-
-/// Noise scale s = K(K−1)LΔ/(2ε) of step 1 (density ∝ exp(−‖w‖/s)), rounded up by the
-/// accountant (accounting::ev_noise_scale).
-/// @spec EV.ALG2
-template <real_scalar Real>
-Real noise_scale(long long K, const Real& lipschitz, const Real& sensitivity, const Real& eps) {
-  return accounting::ev_noise_scale(K, lipschitz, sensitivity, eps);
-}
 
 /// w_k of step 1: 0 for k = 1, else the ℓ2-Laplace vector in R^T with scale s drawn from
 /// substream k of the caller's stream (so that w_k does not depend on what was drawn before,
@@ -86,7 +79,7 @@ run_result<Real> run(const charging_problem<Real>& prob,
   const Eigen::Index t = prob.horizon();
   const Real L = prob.lipschitz();
   const Real s = noise_scale(K, L, params.sensitivity, params.epsilon);
-  const std::vector<Real> eps_k = accounting::ev_epsilon_schedule(K, params.epsilon);
+  const std::vector<Real> eps_k = epsilon_schedule(K, params.epsilon);
   detail::iteration_state<Real> st(prob, detail::initial_schedules(fn, prob, params.initial));
   run_result<Real> res;
   res.released.resize(t, K);

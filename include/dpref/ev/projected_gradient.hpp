@@ -3,7 +3,7 @@
 // spec/ev.md EV.ALG1.
 #pragma once
 
-#include "dpref/algorithms/ev/common.hpp"
+#include "dpref/ev/common.hpp"
 
 namespace dpref::ev {
 

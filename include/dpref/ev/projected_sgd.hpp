@@ -7,7 +7,7 @@
 #include <concepts>
 #include <vector>
 
-#include "dpref/algorithms/ev/common.hpp"
+#include "dpref/ev/common.hpp"
 #include "dpref/random/philox_stream.hpp"
 
 namespace dpref::ev {

@@ -14,8 +14,8 @@
 #include <thread>
 #include <vector>
 
-#include "dpref/algorithms/ev/optimum.hpp"
-#include "dpref/algorithms/ev/private_projected_gradient.hpp"
+#include "dpref/ev/optimum.hpp"
+#include "dpref/ev/private_projected_gradient.hpp"
 
 namespace dpref::ev::study {
 

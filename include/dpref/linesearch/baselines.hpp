@@ -28,10 +28,10 @@
 #include "dpref/accounting/certified.hpp"
 #include "dpref/accounting/composition.hpp"
 #include "dpref/accounting/conversion.hpp"
-#include "dpref/accounting/linesearch_accountant.hpp"
-#include "dpref/accounting/linesearch_extra.hpp"
 #include "dpref/accounting/subsampling.hpp"
-#include "dpref/algorithms/linesearch/common.hpp"
+#include "dpref/linesearch/accountant.hpp"
+#include "dpref/linesearch/common.hpp"
+#include "dpref/linesearch/rdp_budget.hpp"
 #include "dpref/random/laplace.hpp"
 #include "dpref/random/vector_laplace.hpp"
 
@@ -147,8 +147,7 @@ result<Real> dp_agd(const problems::linear_erm<Real>& P, const dp_agd_params<Rea
   if (p.candidates < 1) fail_domain("dp_agd", "candidates", ">= 1", p.candidates);
   using std::sqrt;
   const auto orders = accounting::integer_orders<Real>(2, p.max_order);
-  accounting::linesearch_accountant<Real> acct(
-      Real(1), accounting::rdp_budget_for_dp(p.eps, p.delta, orders));
+  accountant<Real> acct(Real(1), rdp_budget_for_dp(p.eps, p.delta, orders));
   merged_ledger<Real> ledger;
   result<Real> res;
   res.status = run_status::budget_exhausted;
@@ -159,7 +158,7 @@ result<Real> dp_agd(const problems::linear_erm<Real>& P, const dp_agd_params<Rea
   Real rho_ng = eps_iter * eps_iter / 2;
   const Real rho_nmax = eps_iter * eps_iter / 2;
   const Real eps_nm = sqrt(Real(2) * rho_nmax);
-  const auto nm_cost = accounting::pure_step_cost(Real(1), eps_nm, orders);
+  const auto nm_cost = pure_step_cost(Real(1), eps_nm, orders);
   Real max_step = p.max_step;
   std::vector<Real> chosen;
   vector<Real> w = vector<Real>::Zero(d), grad(d), g(d), g2(d), dir(d);

@@ -30,8 +30,8 @@
 
 #include "dpref/accounting/ledger.hpp"
 #include "dpref/accounting/svt.hpp"
-#include "dpref/algorithms/linesearch/noisy_btls.hpp"
 #include "dpref/error.hpp"
+#include "dpref/linesearch/noisy_btls.hpp"
 #include "dpref/problems/erm.hpp"
 #include "dpref/random/bernoulli.hpp"
 #include "dpref/random/gaussian.hpp"

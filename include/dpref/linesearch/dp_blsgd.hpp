@@ -7,7 +7,7 @@
 // one draw for T̂ and one per query, per CHEB call a batch B2 and d draws.
 //
 // Budget tracking (§4.3): ε_tot(α) certifies (ε, δ) through rdp_to_dp (rdp_budget_for_dp) on the
-// orders 2..max_order; before every data access the run asks linesearch_accountant whether SOME
+// orders 2..max_order; before every data access the run asks the accountant whether SOME
 // order can still pay the call, charges it (and the ledger) and only then draws the noise; it
 // halts as soon as no order can pay the next call. The reported (ε, δ) is the certified
 // conversion of what was spent.
@@ -35,12 +35,12 @@
 
 #include "dpref/accounting/certified.hpp"
 #include "dpref/accounting/composition.hpp"
-#include "dpref/accounting/linesearch_accountant.hpp"
-#include "dpref/accounting/linesearch_extra.hpp"
 #include "dpref/accounting/subsampling.hpp"
 #include "dpref/accounting/svt.hpp"
-#include "dpref/algorithms/linesearch/common.hpp"
-#include "dpref/algorithms/linesearch/noisy_btls.hpp"
+#include "dpref/linesearch/accountant.hpp"
+#include "dpref/linesearch/common.hpp"
+#include "dpref/linesearch/noisy_btls.hpp"
+#include "dpref/linesearch/rdp_budget.hpp"
 
 namespace dpref::linesearch {
 
@@ -146,7 +146,7 @@ std::pair<accounting::rdp_curve<Real>, batch_state<Real>> propose(
   next.base = accounting::compose_rdp(st.base, item_base);
   next.charged = m.amplified(next.key, next.base);
   next.empty = false;
-  return {accounting::rdp_increment(next.charged, st.charged), next};
+  return {rdp_increment(next.charged, st.charged), next};
 }
 
 }  // namespace detail
@@ -169,8 +169,7 @@ result<Real> dp_blsgd(const Problem& P, const params<Real>& prm, const philox_st
   using std::sqrt;
   detail::cost_model<Real> model(prm, mode);
   const auto& orders = model.orders();
-  accounting::linesearch_accountant<Real> acct(
-      prm.q, accounting::rdp_budget_for_dp(prm.eps, prm.delta, orders), prm.svt_bound);
+  accountant<Real> acct(prm.q, rdp_budget_for_dp(prm.eps, prm.delta, orders), prm.svt_bound);
   merged_ledger<Real> ledger;
   result<Real> res;
   const Eigen::Index n = P.size(), d = P.dimension();

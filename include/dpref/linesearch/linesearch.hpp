@@ -3,7 +3,7 @@
 // spec/linesearch.md.
 #pragma once
 
-#include "dpref/algorithms/linesearch/baselines.hpp"
-#include "dpref/algorithms/linesearch/common.hpp"
-#include "dpref/algorithms/linesearch/dp_blsgd.hpp"
-#include "dpref/algorithms/linesearch/noisy_btls.hpp"
+#include "dpref/linesearch/baselines.hpp"
+#include "dpref/linesearch/common.hpp"
+#include "dpref/linesearch/dp_blsgd.hpp"
+#include "dpref/linesearch/noisy_btls.hpp"

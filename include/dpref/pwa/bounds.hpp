@@ -9,20 +9,20 @@
 #include <utility>
 #include <vector>
 
-#include "dpref/algorithms/pwa/laplace_mechanisms.hpp"
-#include "dpref/algorithms/pwa/solve.hpp"
 #include "dpref/error.hpp"
+#include "dpref/pwa/laplace_mechanisms.hpp"
+#include "dpref/pwa/solve.hpp"
 
-namespace dpref::bounds {
+namespace dpref::pwa::bounds {
 
 /// pwa Theorem 13: E[u_opt − u(M_E)] ≤ 2Δu(1 + log|Q|)/ε for a finite range Q.
 /// @spec PWA.THM13
 template <real_scalar Real>
-Real pwa_thm13(const Real& utility_sensitivity, const Real& epsilon, long long range_size) {
+Real thm13(const Real& utility_sensitivity, const Real& epsilon, long long range_size) {
   using std::log;
-  require_positive("dpref::bounds::pwa_thm13", "utility_sensitivity", utility_sensitivity);
-  require_positive("dpref::bounds::pwa_thm13", "epsilon", epsilon);
-  if (range_size < 1) fail_domain("dpref::bounds::pwa_thm13", "range_size", ">= 1", range_size);
+  require_positive("dpref::pwa::bounds::thm13", "utility_sensitivity", utility_sensitivity);
+  require_positive("dpref::pwa::bounds::thm13", "epsilon", epsilon);
+  if (range_size < 1) fail_domain("dpref::pwa::bounds::thm13", "range_size", ">= 1", range_size);
   return Real(2) * utility_sensitivity * (Real(1) + log(Real(range_size))) / epsilon;
 }
 
@@ -32,13 +32,13 @@ Real pwa_thm13(const Real& utility_sensitivity, const Real& epsilon, long long r
 /// @param G max_i ‖a_i‖₂ @param d dimension @param delta Δ (≥ the ℓ2 sensitivity of x_opt)
 /// @spec PWA.THM17
 template <real_scalar Real>
-Real pwa_thm17(const Real& G, int d, const Real& delta, const Real& epsilon,
-               pwa::noise_rule rule = pwa::noise_rule::theorem9) {
+Real thm17(const Real& G, int d, const Real& delta, const Real& epsilon,
+           pwa::noise_rule rule = pwa::noise_rule::theorem9) {
   using std::sqrt;
-  require_nonnegative("dpref::bounds::pwa_thm17", "G", G);
-  require_positive("dpref::bounds::pwa_thm17", "delta", delta);
-  require_positive("dpref::bounds::pwa_thm17", "epsilon", epsilon);
-  if (d < 1) fail_domain("dpref::bounds::pwa_thm17", "d", ">= 1", d);
+  require_nonnegative("dpref::pwa::bounds::thm17", "G", G);
+  require_positive("dpref::pwa::bounds::thm17", "delta", delta);
+  require_positive("dpref::pwa::bounds::thm17", "epsilon", epsilon);
+  if (d < 1) fail_domain("dpref::pwa::bounds::thm17", "d", ">= 1", d);
   const Real scale = rule == pwa::noise_rule::paper ? Real(sqrt(Real(d)) * delta / epsilon)
                                                     : Real(delta / epsilon);
   return G * Real(d) * scale;
@@ -46,7 +46,7 @@ Real pwa_thm17(const Real& G, int d, const Real& delta, const Real& epsilon,
 
 /// G = max_i ‖a_i‖₂ (the Lipschitz constant of f used by Theorems 17 and 24).
 template <real_scalar Real>
-Real pwa_lipschitz(const problems::piecewise_affine<Real>& prob) {
+Real lipschitz(const piecewise_affine<Real>& prob) {
   return prob.A().rowwise().norm().maxCoeff();
 }
 
@@ -55,14 +55,14 @@ Real pwa_lipschitz(const problems::piecewise_affine<Real>& prob) {
 /// output (choosing it needs the private b).
 /// @spec PWA.THM24
 template <real_scalar Real>
-Real pwa_thm24(const Real& R, const Real& G, const Real& step_sum, const Real& step_sq_sum,
-               const Real& bmax, long long m, const Real& epsilon, long long k) {
-  require_nonnegative("dpref::bounds::pwa_thm24", "R", R);
-  require_nonnegative("dpref::bounds::pwa_thm24", "G", G);
-  require_positive("dpref::bounds::pwa_thm24", "step_sum", step_sum);
-  require_positive("dpref::bounds::pwa_thm24", "epsilon", epsilon);
-  if (k < 1) fail_domain("dpref::bounds::pwa_thm24", "k", ">= 1", k);
-  const Real gamma_bar = pwa_thm13(bmax, Real(epsilon / Real(k)), m);  // (13) with ε/k
+Real thm24(const Real& R, const Real& G, const Real& step_sum, const Real& step_sq_sum,
+           const Real& bmax, long long m, const Real& epsilon, long long k) {
+  require_nonnegative("dpref::pwa::bounds::thm24", "R", R);
+  require_nonnegative("dpref::pwa::bounds::thm24", "G", G);
+  require_positive("dpref::pwa::bounds::thm24", "step_sum", step_sum);
+  require_positive("dpref::pwa::bounds::thm24", "epsilon", epsilon);
+  if (k < 1) fail_domain("dpref::pwa::bounds::thm24", "k", ">= 1", k);
+  const Real gamma_bar = thm13(bmax, Real(epsilon / Real(k)), m);  // (13) with ε/k
   return (R * R + G * G * step_sq_sum) / (Real(2) * step_sum) + gamma_bar;
 }
 
@@ -70,7 +70,7 @@ namespace detail {
 
 /// E1(z) = (e^z − 1)/z, E1(0) = 1 (stable by expm1).
 template <real_scalar Real>
-Real pwa_e1(const Real& z) {
+Real e1(const Real& z) {
   using std::expm1;
   return z == Real(0) ? Real(1) : Real(expm1(z) / z);
 }
@@ -129,7 +129,7 @@ Real polygon_exp_integral(const std::vector<std::pair<Real, Real>>& poly, const 
       const auto [lo, hi] = bounds(x);
       if (!(hi > lo)) return Real(0);
       const Real w = hi - lo;
-      return Real(exp(g1 * x + g2 * lo + g0) * w * pwa_e1(Real(g2 * w)));
+      return Real(exp(g1 * x + g2 * lo + g0) * w * e1(Real(g2 * w)));
     };
     total +=
         boost::math::quadrature::gauss_kronrod<Real, 61>::integrate(f, xs[k], xs[k + 1], 15, tol);
@@ -144,8 +144,7 @@ Real polygon_exp_integral(const std::vector<std::pair<Real, Real>>& poly, const 
 /// @throws std::invalid_argument for d > 2
 /// @spec PWA.THM21
 template <real_scalar Real>
-Real pwa_exp_integral(const problems::piecewise_affine<Real>& prob, const Real& kappa,
-                      const Real& f_ref) {
+Real exp_integral(const piecewise_affine<Real>& prob, const Real& kappa, const Real& f_ref) {
   using std::exp;
   const auto& P = prob.polytope();
   const int d = prob.dimension(), m = prob.pieces();
@@ -173,11 +172,11 @@ Real pwa_exp_integral(const problems::piecewise_affine<Real>& prob, const Real& 
       if (dup || !(hi > lo)) continue;
       const Real rate = -kappa * A(i, 0);
       total += exp(-kappa * (A(i, 0) * lo + b[i] - f_ref)) * (hi - lo) *
-               detail::pwa_e1(Real(rate * (hi - lo)));
+               detail::e1(Real(rate * (hi - lo)));
     }
     return total;
   }
-  if (d != 2) fail_argument("dpref::bounds::pwa_exp_integral", "dimension", "1 or 2", d);
+  if (d != 2) fail_argument("dpref::pwa::bounds::exp_integral", "dimension", "1 or 2", d);
   for (int i = 0; i < m; ++i) {
     bool dup = false;
     for (int j = 0; j < i && !dup; ++j) dup = A.row(j) == A.row(i) && b[j] == b[i];
@@ -196,22 +195,22 @@ Real pwa_exp_integral(const problems::piecewise_affine<Real>& prob, const Real& 
 }
 
 /// C(0, ε) of pwa Theorem 21: vol(P)·exp(−ε f_opt/(2bmax)) / ∫_P exp(−ε f/(2bmax)) dx
-/// (the set {f ≥ f_opt} is all of P), by pwa_exp_integral (d ≤ 2).
+/// (the set {f ≥ f_opt} is all of P), by exp_integral (d ≤ 2).
 /// @spec PWA.THM21
 template <real_scalar Real>
-Real pwa_c0(const problems::piecewise_affine<Real>& prob, const Real& epsilon) {
-  require_positive("dpref::bounds::pwa_c0", "epsilon", epsilon);
+Real c0(const piecewise_affine<Real>& prob, const Real& epsilon) {
+  require_positive("dpref::pwa::bounds::c0", "epsilon", epsilon);
   const Real fopt = pwa::solve(prob).value;
   const Real kappa = epsilon / (Real(2) * prob.bmax());
-  const Real vol = pwa_exp_integral(prob, Real(0), fopt);
-  return vol / pwa_exp_integral(prob, kappa, fopt);
+  const Real vol = exp_integral(prob, Real(0), fopt);
+  return vol / exp_integral(prob, kappa, fopt);
 }
 
 /// pwa Theorem 21: E[f(M_E) − f_opt] ≤ C(0, ε)·2bmax/ε (d ≤ 2).
 /// @spec PWA.THM21
 template <real_scalar Real>
-Real pwa_thm21(const problems::piecewise_affine<Real>& prob, const Real& epsilon) {
-  return pwa_c0(prob, epsilon) * Real(2) * prob.bmax() / epsilon;
+Real thm21(const piecewise_affine<Real>& prob, const Real& epsilon) {
+  return c0(prob, epsilon) * Real(2) * prob.bmax() / epsilon;
 }
 
-}  // namespace dpref::bounds
+}  // namespace dpref::pwa::bounds

@@ -32,9 +32,9 @@
 
 #include "dpref/accounting/laplace.hpp"
 #include "dpref/accounting/ledger.hpp"
-#include "dpref/algorithms/pwa/exponential_mechanism_envelope.hpp"
 #include "dpref/error.hpp"
-#include "dpref/problems/piecewise_affine.hpp"
+#include "dpref/pwa/exponential_mechanism_envelope.hpp"
+#include "dpref/pwa/problem.hpp"
 #include "dpref/random/gaussian.hpp"
 #include "dpref/random/philox_stream.hpp"
 #include "dpref/random/secure/uniform_int.hpp"
@@ -129,8 +129,7 @@ class exponential_mechanism {
  public:
   /// @param F the problem (private b) @param epsilon ε > 0 @param cfg sampler settings
   /// @throws std::domain_error / std::invalid_argument naming the bad argument
-  exponential_mechanism(problems::piecewise_affine<Real> F, const Real& epsilon,
-                        me_config<Real> cfg = {})
+  exponential_mechanism(piecewise_affine<Real> F, const Real& epsilon, me_config<Real> cfg = {})
       : F_(std::move(F)), eps_(epsilon), cfg_(std::move(cfg)) {
     constexpr const char* fn = "dpref::pwa::exponential_mechanism";
     require_positive(fn, "epsilon", eps_);
@@ -161,7 +160,7 @@ class exponential_mechanism {
       fail_argument(fn, "metropolis_start.size()", "== d", cfg_.metropolis_start.size());
   }
 
-  [[nodiscard]] const problems::piecewise_affine<Real>& problem() const { return F_; }
+  [[nodiscard]] const piecewise_affine<Real>& problem() const { return F_; }
   [[nodiscard]] const Real& epsilon() const { return eps_; }
   /// scale = 2 bmax/ε: the density is exp(−f/scale).
   [[nodiscard]] const Real& scale() const { return scale_; }
@@ -378,7 +377,7 @@ class exponential_mechanism {
     return x;
   }
 
-  problems::piecewise_affine<Real> F_;
+  piecewise_affine<Real> F_;
   Real eps_;
   me_config<Real> cfg_;
   Real scale_;

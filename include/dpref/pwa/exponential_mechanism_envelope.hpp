@@ -22,7 +22,7 @@
 #include <vector>
 
 #include "dpref/error.hpp"
-#include "dpref/problems/piecewise_affine.hpp"
+#include "dpref/pwa/problem.hpp"
 #include "dpref/random/bernoulli.hpp"
 #include "dpref/random/evaluation.hpp"
 #include "dpref/random/math.hpp"
@@ -106,7 +106,7 @@ struct envelope_segment {
 /// The 1-D feasible interval [L, U] = [−c, c] ∩ {x : G x ≤ h} of a d = 1 polytope.
 /// @throws std::invalid_argument if d ≠ 1; std::domain_error if the interval is empty
 template <real_scalar Real>
-std::pair<Real, Real> feasible_interval_1d(const problems::pwa_polytope<Real>& P) {
+std::pair<Real, Real> feasible_interval_1d(const polytope<Real>& P) {
   constexpr const char* fn = "dpref::pwa::feasible_interval_1d";
   if (P.dimension != 1) fail_argument(fn, "P.dimension", "== 1", P.dimension);
   Real lo = -P.box, hi = P.box;
@@ -130,7 +130,7 @@ std::pair<Real, Real> feasible_interval_1d(const problems::pwa_polytope<Real>& P
 /// segments (coinciding breakpoints) are dropped. O(m · #segments).
 /// @spec PWA.ME.INVCDF
 template <real_scalar Real>
-std::vector<envelope_segment<Real>> upper_envelope_1d(const problems::piecewise_affine<Real>& F,
+std::vector<envelope_segment<Real>> upper_envelope_1d(const piecewise_affine<Real>& F,
                                                       const Real& lo, const Real& hi) {
   if (F.dimension() != 1)
     fail_argument("dpref::pwa::upper_envelope_1d", "F.dimension()", "== 1", F.dimension());
@@ -271,7 +271,7 @@ inline Eigen::VectorXd optimise_envelope_from(const Eigen::MatrixXd& A, const Ei
 
 /// Box-only data of F as double (θ is chosen in double at every precision).
 template <real_scalar Real>
-void to_double(const problems::piecewise_affine<Real>& F, Eigen::MatrixXd& A, Eigen::VectorXd& b) {
+void to_double(const piecewise_affine<Real>& F, Eigen::MatrixXd& A, Eigen::VectorXd& b) {
   A.resize(F.pieces(), F.dimension());
   b.resize(F.pieces());
   for (int i = 0; i < F.pieces(); ++i) {
@@ -283,7 +283,7 @@ void to_double(const problems::piecewise_affine<Real>& F, Eigen::MatrixXd& A, Ei
 /// Rounding slack of evaluating convex combinations of the pieces on the box in Real:
 /// 64 m ulps of (max|b_i| + c max‖a_i‖₁).
 template <real_scalar Real>
-Real combination_slack(const problems::piecewise_affine<Real>& F) {
+Real combination_slack(const piecewise_affine<Real>& F) {
   using std::abs;
   Real scale(0);
   for (int i = 0; i < F.pieces(); ++i) {
@@ -297,7 +297,7 @@ Real combination_slack(const problems::piecewise_affine<Real>& F) {
 /// (Σθ_k a_k, Σθ_k b_k) in Real with θ renormalised in Real (Σθ = 1 up to Real's rounding,
 /// so the combination is ≤ f up to combination_slack at every precision).
 template <real_scalar Real>
-std::pair<vector<Real>, Real> combine_pieces(const problems::piecewise_affine<Real>& F,
+std::pair<vector<Real>, Real> combine_pieces(const piecewise_affine<Real>& F,
                                              const Eigen::VectorXd& theta) {
   Real total(0);
   for (int k = 0; k < F.pieces(); ++k) total += Real(theta[k]);
@@ -318,7 +318,7 @@ std::pair<vector<Real>, Real> combine_pieces(const problems::piecewise_affine<Re
 /// exponentiated gradient (0: the best single piece only).
 /// @spec PWA.ME.ENVELOPE
 template <real_scalar Real>
-separable_envelope<Real> make_separable_envelope(const problems::piecewise_affine<Real>& F,
+separable_envelope<Real> make_separable_envelope(const piecewise_affine<Real>& F,
                                                  const Real& lambda, int iterations = 200) {
   require_positive("dpref::pwa::make_separable_envelope", "lambda", lambda);
   Eigen::MatrixXd A;
@@ -343,7 +343,7 @@ separable_envelope<Real> make_separable_envelope(const problems::piecewise_affin
 /// minus a rounding slack. Any θ gives a valid bound; the search only tightens it.
 /// @spec PWA.ME.REJECTION
 template <real_scalar Real>
-Real dual_lower_bound(const problems::piecewise_affine<Real>& F, const Real& lambda) {
+Real dual_lower_bound(const piecewise_affine<Real>& F, const Real& lambda) {
   require_positive("dpref::pwa::dual_lower_bound", "lambda", lambda);
   Eigen::MatrixXd A;
   Eigen::VectorXd b;

@@ -8,8 +8,8 @@
 // Theorem 19's ε; the running time and attempt counts are not covered (as for every sampler).
 #pragma once
 
-#include "dpref/algorithms/pwa/exponential_mechanism.hpp"
-#include "dpref/algorithms/pwa/solve.hpp"
+#include "dpref/pwa/exponential_mechanism.hpp"
+#include "dpref/pwa/solve.hpp"
 
 namespace dpref::pwa {
 
@@ -18,7 +18,7 @@ namespace dpref::pwa {
 /// covers the rounding of that evaluation (64 (m + d + k) ulps of its terms).
 /// @throws whatever pwa::solve throws (empty P, simplex limit) @spec PWA.ME.REJECTION
 template <real_scalar Real>
-Real lp_lower_bound(const problems::piecewise_affine<Real>& F) {
+Real lp_lower_bound(const piecewise_affine<Real>& F) {
   const auto sol = solve(F);
   using std::abs;
   const auto& P = F.polytope();
@@ -37,7 +37,7 @@ Real lp_lower_bound(const problems::piecewise_affine<Real>& F) {
 /// The exponential mechanism with cfg.f_lower = lp_lower_bound(F).
 /// @spec PWA.ME.REJECTION
 template <real_scalar Real>
-exponential_mechanism<Real> make_exponential_mechanism_lp(const problems::piecewise_affine<Real>& F,
+exponential_mechanism<Real> make_exponential_mechanism_lp(const piecewise_affine<Real>& F,
                                                           const Real& epsilon,
                                                           me_config<Real> cfg = {}) {
   cfg.f_lower = lp_lower_bound(F);

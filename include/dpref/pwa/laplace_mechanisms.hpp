@@ -14,8 +14,8 @@
 
 #include "dpref/accounting/laplace.hpp"
 #include "dpref/accounting/ledger.hpp"
-#include "dpref/algorithms/pwa/solve.hpp"
 #include "dpref/mechanisms/vector_laplace.hpp"
+#include "dpref/pwa/solve.hpp"
 
 namespace dpref::pwa {
 

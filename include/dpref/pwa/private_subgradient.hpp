@@ -26,8 +26,8 @@
 
 #include "dpref/accounting/laplace.hpp"
 #include "dpref/accounting/ledger.hpp"
-#include "dpref/algorithms/pwa/solve.hpp"
 #include "dpref/mechanisms/exponential.hpp"
+#include "dpref/pwa/solve.hpp"
 #include "dpref/random/bernoulli.hpp"
 #include "dpref/random/secure/bernoulli_exp.hpp"
 #include "dpref/random/secure/uniform_int.hpp"

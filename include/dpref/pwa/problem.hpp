@@ -8,20 +8,20 @@
 #include "dpref/error.hpp"
 #include "dpref/scalar.hpp"
 
-namespace dpref::problems {
+namespace dpref::pwa {
 
 /// The polytope P of pwa §3: the box [−c, c]^d intersected with optional rows Gx ≤ h.
 /// @spec PWA.PROBLEM
 template <real_scalar Real>
-struct pwa_polytope {
+struct polytope {
   int dimension = 0;
   Real box = Real(1);  ///< c > 0: −c ≤ x_j ≤ c
   matrix<Real> G;      ///< k×d extra inequalities (k may be 0)
   vector<Real> h;      ///< size k
 
   /// The box only.
-  static pwa_polytope box_only(int d, const Real& c) {
-    pwa_polytope p;
+  static polytope box_only(int d, const Real& c) {
+    polytope p;
     p.dimension = d;
     p.box = c;
     p.G = matrix<Real>(0, d);
@@ -33,7 +33,7 @@ struct pwa_polytope {
   [[nodiscard]] bool has_extra_rows() const { return G.rows() > 0; }
 
   void validate() const {
-    constexpr const char* fn = "pwa_polytope";
+    constexpr const char* fn = "dpref::pwa::polytope";
     if (dimension < 1) fail_argument(fn, "dimension", ">= 1", dimension);
     require_positive(fn, "box (c)", box);
     if (G.cols() != dimension) fail_argument(fn, "G.cols()", "== dimension", G.cols());
@@ -61,7 +61,7 @@ template <real_scalar Real>
 class piecewise_affine {
  public:
   /// @throws std::invalid_argument on size mismatch, non-finite entries or bmax ≤ 0
-  piecewise_affine(matrix<Real> A, vector<Real> b, pwa_polytope<Real> P, const Real& bmax)
+  piecewise_affine(matrix<Real> A, vector<Real> b, pwa::polytope<Real> P, const Real& bmax)
       : A_(std::move(A)), b_(std::move(b)), P_(std::move(P)), bmax_(bmax) {
     constexpr const char* fn = "piecewise_affine";
     P_.validate();
@@ -77,7 +77,7 @@ class piecewise_affine {
   [[nodiscard]] int dimension() const { return static_cast<int>(A_.cols()); }  ///< d
   [[nodiscard]] const matrix<Real>& A() const { return A_; }
   [[nodiscard]] const vector<Real>& b() const { return b_; }
-  [[nodiscard]] const pwa_polytope<Real>& polytope() const { return P_; }
+  [[nodiscard]] const pwa::polytope<Real>& polytope() const { return P_; }
   [[nodiscard]] const Real& bmax() const { return bmax_; }
 
   /// The same public structure with other private data b′ (a neighbour or a noisy b).
@@ -107,8 +107,8 @@ class piecewise_affine {
 
   matrix<Real> A_;
   vector<Real> b_;
-  pwa_polytope<Real> P_;
+  pwa::polytope<Real> P_;
   Real bmax_;
 };
 
-}  // namespace dpref::problems
+}  // namespace dpref::pwa

@@ -17,12 +17,9 @@
 #include "dpref/accounting/certified.hpp"
 #include "dpref/error.hpp"
 #include "dpref/geometry/lp.hpp"
-#include "dpref/problems/piecewise_affine.hpp"
+#include "dpref/pwa/problem.hpp"
 
 namespace dpref::pwa {
-
-using problems::piecewise_affine;
-using problems::pwa_polytope;
 
 /// Dual certificate of pwa (3): λ on the pieces (λ ≥ 0, Σλ = 1), μ ≥ 0 on the rows Gx ≤ h.
 template <real_scalar Real>
@@ -194,7 +191,7 @@ pwa_solution<Real> solve(const piecewise_affine<Real>& prob) {
 /// @throws std::domain_error if P is empty
 /// @spec PWA.DIAMETER
 template <real_scalar Real>
-Real diameter_bound(const pwa_polytope<Real>& P) {
+Real diameter_bound(const polytope<Real>& P) {
   using std::sqrt;
   accounting::certifier<Real> cert;
   const int d = P.dimension;

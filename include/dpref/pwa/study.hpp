@@ -2,7 +2,7 @@
 // i.i.d. N(0, 1) data (a_i, b_i), box P = [−c, c]^d, ε = 0.1, runs per point, mean objective
 // with 2σ error bars (σ = standard error of the mean), the true optimum for comparison.
 // Mechanisms: M_P (Theorem 16), M_S (§4.2, Theorem 9 scale), the private subgradient method
-// (Algorithms 1–2, k = 100) and, when include/dpref/algorithms/pwa/exponential_mechanism.hpp is
+// (Algorithms 1–2, k = 100) and, when include/dpref/pwa/exponential_mechanism.hpp is
 // present, the exact M_E (Theorem 19; its exact rejection sampler).
 #pragma once
 
@@ -11,14 +11,14 @@
 #include <string>
 #include <vector>
 
-#include "dpref/algorithms/pwa/laplace_mechanisms.hpp"
-#include "dpref/algorithms/pwa/private_subgradient.hpp"
-#include "dpref/algorithms/pwa/solve.hpp"
-#include "dpref/bounds/pwa_bounds.hpp"
+#include "dpref/pwa/bounds.hpp"
+#include "dpref/pwa/laplace_mechanisms.hpp"
+#include "dpref/pwa/private_subgradient.hpp"
+#include "dpref/pwa/solve.hpp"
 #include "dpref/random/gaussian.hpp"
 
-#if __has_include("dpref/algorithms/pwa/exponential_mechanism.hpp")
-#include "dpref/algorithms/pwa/exponential_mechanism.hpp"
+#if __has_include("dpref/pwa/exponential_mechanism.hpp")
+#include "dpref/pwa/exponential_mechanism.hpp"
 #define DPREF_PWA_STUDY_HAS_ME 1
 #else
 #define DPREF_PWA_STUDY_HAS_ME 0
@@ -44,7 +44,7 @@ piecewise_affine<Real> gaussian_instance(std::uint64_t seed, int m, int d, const
     for (int j = 0; j < d; ++j) A(i, j) = gaussian<Real>(s, Real(1));
     b[i] = gaussian<Real>(s, Real(1));
   }
-  return piecewise_affine<Real>(A, b, pwa_polytope<Real>::box_only(d, c), bmax);
+  return piecewise_affine<Real>(A, b, polytope<Real>::box_only(d, c), bmax);
 }
 
 /// Constant step α = R/(G√k) minimising the first term of Theorem 24, (R² + G²kα²)/(2kα), from
@@ -52,7 +52,7 @@ piecewise_affine<Real> gaussian_instance(std::uint64_t seed, int m, int d, const
 template <real_scalar Real>
 Real theorem24_step(const piecewise_affine<Real>& prob, long long k) {
   using std::sqrt;
-  const Real G = bounds::pwa_lipschitz(prob);
+  const Real G = bounds::lipschitz(prob);
   const Real R = diameter_bound(prob.polytope());
   return G > Real(0) ? Real(R / (G * sqrt(Real(k)))) : R;
 }
@@ -140,11 +140,11 @@ inline study_point run_study_point(const piecewise_affine<double>& prob, const s
   pt.mp = summarize(mp, pt.fopt);
   pt.ms = summarize(ms, pt.fopt);
   pt.sub = summarize(sub, pt.fopt);
-  const double G = bounds::pwa_lipschitz(prob), R = diameter_bound(prob.polytope());
-  pt.thm17 = bounds::pwa_thm17(G, prob.dimension(), R, o.epsilon);
-  pt.thm24 = bounds::pwa_thm24(R, G, sp.step * static_cast<double>(o.iterations),
-                               sp.step * sp.step * static_cast<double>(o.iterations), prob.bmax(),
-                               prob.pieces(), o.epsilon, o.iterations);
+  const double G = bounds::lipschitz(prob), R = diameter_bound(prob.polytope());
+  pt.thm17 = bounds::thm17(G, prob.dimension(), R, o.epsilon);
+  pt.thm24 = bounds::thm24(R, G, sp.step * static_cast<double>(o.iterations),
+                           sp.step * sp.step * static_cast<double>(o.iterations), prob.bmax(),
+                           prob.pieces(), o.epsilon, o.iterations);
   return pt;
 }
 
