@@ -62,6 +62,14 @@ class document {
     return d;
   }
 
+  /// The document `base` (source and raw number texts kept) with its value replaced by `v`
+  /// (values changed in `v` must not be JSON numbers: they are read from their own text).
+  static document rebuild(const document& base, json v) {
+    document d = base;
+    d.root_ = std::move(v);
+    return d;
+  }
+
   [[nodiscard]] const json& root() const { return root_; }
   [[nodiscard]] const std::string& source() const { return source_; }
   /// Raw text of the number at `pointer`, if the value came from parsed text.
@@ -251,7 +259,8 @@ class node {
                                 shown());
   }
   [[nodiscard]] std::string shown() const {
-    if (const std::string* raw = doc_->raw_number(ptr_)) return *raw;
+    if (v_->is_number())
+      if (const std::string* raw = doc_->raw_number(ptr_)) return *raw;
     return brief(*v_);
   }
 
