@@ -68,8 +68,7 @@ struct run_report {
 /// @spec ARCH.BUDGET
 template <real_scalar Real>
 privacy_report<Real> plan_privacy(accounting::ledger<Real> plan,
-                                  const privacy_budget_request<Real>& req,
-                                  std::string_view who) {
+                                  const privacy_budget_request<Real>& req, std::string_view who) {
   privacy_report<Real> r;
   r.requested = {req.epsilon, req.delta};
   r.guarantee = plan.total();
@@ -77,8 +76,8 @@ privacy_report<Real> plan_privacy(accounting::ledger<Real> plan,
   r.budget_met = !(r.guarantee.epsilon > req.epsilon) && !(r.guarantee.delta > req.delta);
   if (!r.budget_met && !req.allow_over_budget)
     throw accounting::budget_exceeded(
-        std::string(who) + ": the certified guarantee (epsilon = " +
-        ::dpref::detail::to_text(r.guarantee.epsilon) +
+        std::string(who) +
+        ": the certified guarantee (epsilon = " + ::dpref::detail::to_text(r.guarantee.epsilon) +
         ", delta = " + ::dpref::detail::to_text(r.guarantee.delta) +
         ") exceeds the requested budget (epsilon = " + ::dpref::detail::to_text(req.epsilon) +
         ", delta = " + ::dpref::detail::to_text(req.delta) +

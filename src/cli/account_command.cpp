@@ -44,13 +44,12 @@ io::json account_json(const io::document& doc, std::string& text) {
     std::string sampling = "none";
     if (e.sampling)
       sampling = std::string(io::enum_to_string(e.sampling->scheme)) +
-                 (e.sampling->population > 0
-                      ? " " + std::to_string(e.sampling->sample_size) + "/" +
-                            std::to_string(e.sampling->population)
-                      : " q=" + io::format_real(e.sampling->rate));
-    text += fmt::format("{:<22} {:>12}  {:<30} epsilon <= {}, delta <= {}\n",
-                        std::string(e.kind()), e.count, sampling,
-                        io::format_upward(alone.epsilon, 8), io::format_upward(alone.delta, 8));
+                 (e.sampling->population > 0 ? " " + std::to_string(e.sampling->sample_size) + "/" +
+                                                   std::to_string(e.sampling->population)
+                                             : " q=" + io::format_real(e.sampling->rate));
+    text += fmt::format("{:<22} {:>12}  {:<30} epsilon <= {}, delta <= {}\n", std::string(e.kind()),
+                        e.count, sampling, io::format_upward(alone.epsilon, 8),
+                        io::format_upward(alone.delta, 8));
   }
   io::json out = io::json::object();
   out["schema"] = "dpref.account/1";
@@ -76,8 +75,8 @@ io::json account_json(const io::document& doc, std::string& text) {
 }
 
 void register_account_command(CLI::App& app) {
-  auto* cmd = app.add_subcommand(
-      "account", "Certified (epsilon, delta) of a ledger of privacy events (JSON)");
+  auto* cmd = app.add_subcommand("account",
+                                 "Certified (epsilon, delta) of a ledger of privacy events (JSON)");
   auto st = std::make_shared<account_state>();
   cmd->add_option("file", st->file,
                   "ledger JSON: {\"accounting\": {...}, \"events\": [...]} "

@@ -36,8 +36,9 @@ class flag_set {
   /// Adds `--params FILE` (a JSON document of the same shape) to `cmd`.
   void add_params_file(CLI::App* cmd, const std::string& what) {
     cmd->add_option("--params", params_file_,
-                    "JSON file with the " + what + " (the schema of spec/architecture.md); flags "
-                    "given on the command line override its values");
+                    "JSON file with the " + what +
+                        " (the schema of spec/architecture.md); flags "
+                        "given on the command line override its values");
   }
 
   /// Sets the JSON file the flags are applied on top of (a positional argument, say).
@@ -124,24 +125,25 @@ class flag_set {
     if constexpr (std::is_same_v<F, bool>) {
       flag* raw = f.get();
       cmd->add_flag_function(
-          f->flag + ",!--no-" + dashed(key),
-          [raw](std::int64_t n) { raw->on = n > 0; },
+          f->flag + ",!--no-" + dashed(key), [raw](std::int64_t n) { raw->on = n > 0; },
           desc + (def ? " (default: on)" : " (default: off)"));
     } else if constexpr (io::named_enum<F>) {
       std::string choices;
-      for (const auto& [v, n] : enum_names(F{})) choices.append(choices.empty() ? "" : "|").append(n);
-      f->opt = cmd->add_option(f->flag, f->text,
-                               desc + " {" + choices + "} (default: " +
-                                   std::string(io::enum_to_string(def)) + ")");
-    } else if constexpr (requires { typename F::value_type; def.begin(); } &&
+      for (const auto& [v, n] : enum_names(F{}))
+        choices.append(choices.empty() ? "" : "|").append(n);
+      f->opt = cmd->add_option(
+          f->flag, f->text,
+          desc + " {" + choices + "} (default: " + std::string(io::enum_to_string(def)) + ")");
+    } else if constexpr (requires {
+                           typename F::value_type;
+                           def.begin();
+                         } &&
                          !std::is_same_v<F, std::string>) {
       f->is_list = true;
-      f->opt = cmd->add_option(f->flag, f->items, desc + " (comma-separated list)")
-                   ->delimiter(',');
+      f->opt = cmd->add_option(f->flag, f->items, desc + " (comma-separated list)")->delimiter(',');
     } else if constexpr (requires { def.rows(); }) {
       f->is_list = true;
-      f->opt = cmd->add_option(f->flag, f->items, desc + " (comma-separated list)")
-                   ->delimiter(',');
+      f->opt = cmd->add_option(f->flag, f->items, desc + " (comma-separated list)")->delimiter(',');
     } else {
       std::string shown;
       if constexpr (std::is_same_v<F, std::string>)

@@ -39,9 +39,8 @@ CLI::App* add_run_command(CLI::App& group, const std::string& name, const std::s
     const precision p = parse_precision(st->precision);
     check_output_file(st->out);
     const io::document doc = st->flags.build();
-    io::json out = with_precision(p, [&]<class Real>() -> io::json {
-      return runner.template operator()<Real>(doc);
-    });
+    io::json out = with_precision(
+        p, [&]<class Real>() -> io::json { return runner.template operator()<Real>(doc); });
     write_json(out, st->out);
   });
   return cmd;

@@ -44,7 +44,8 @@ inline precision parse_precision(const std::string& text) {
   }
   const std::string msg =
       "--precision must be double, long-double, mp50 or mpfr:DIGITS (DIGITS in [10, 10000]), got "
-      "'" + text + "'";
+      "'" +
+      text + "'";
   if (text.rfind("mpfr:", 0) == 0) {
     try {
       p.digits = io::parse_integer<unsigned>(text.substr(5), "--precision", 10U, 10000U);

@@ -214,3 +214,64 @@ TEST(ARCH_JSON, DisplayNamesLetCommandLineValuesNameTheirFlag) {
 }
 
 }  // namespace
+
+// ---- results and budgets (ARCH.RESULT, ARCH.BUDGET, ARCH.FIELDS) ----------------------------
+#include "dpref/run_report_json.hpp"
+
+namespace {
+
+TEST(ARCH_FIELDS, OneFieldListGivesReaderWriterAndStrictness) {
+  // the writer emits every field in field-list order; the reader accepts exactly those keys
+  toy_params p;
+  p.count = 7;
+  const io::json j = io::fields_value(p);
+  std::vector<std::string> keys;
+  for (auto it = j.begin(); it != j.end(); ++it) keys.push_back(it.key());
+  EXPECT_EQ(keys, (std::vector<std::string>{"epsilon", "count", "trace", "name", "weights"}));
+  const document d = document::parse(j.dump(), "mem");
+  toy_params q;
+  io::read_fields(node(d), q);
+  EXPECT_EQ(q.count, 7);
+  io::json extra = j;
+  extra["epsilom"] = 1;
+  const document e = document::parse(extra.dump(), "mem");
+  EXPECT_THROW(io::read_fields(node(e), q), std::invalid_argument);
+}
+
+TEST(ARCH_BUDGET, APlanThatExceedsTheRequestFailsBeforeAnyRelease) {
+  using namespace dpref::accounting;
+  ledger<double> plan;
+  plan.record(make_event<double>(laplace_mechanism<double>{1, 10}, 11));  // ε = 1.1
+  privacy_budget_request<double> req;
+  req.epsilon = 1;
+  const std::string m = message_of([&] { (void)plan_privacy(plan, req, "toy::run"); });
+  EXPECT_EQ(m.rfind("toy::run: the certified guarantee (epsilon = 1.1", 0), 0u) << m;
+  EXPECT_THROW((void)plan_privacy(plan, req, "toy::run"), budget_exceeded);
+  req.allow_over_budget = true;
+  const privacy_report<double> r = plan_privacy(plan, req, "toy::run");
+  EXPECT_FALSE(r.budget_met);
+  EXPECT_GE(r.guarantee.epsilon, 1.1);
+  req.allow_over_budget = false;
+  req.epsilon = 1.2;
+  EXPECT_TRUE(plan_privacy(plan, req, "toy::run").budget_met);
+}
+
+TEST(ARCH_RESULT, NonPrivateRunsClaimNoGuaranteeAndPrivateRunsCarryTheirLedger) {
+  run_report<double> np;
+  np.privacy = non_private<double>();
+  const io::json a = result_value(np, {"ev", "projected_gradient", {}, {}, nullptr, {}});
+  EXPECT_EQ(a["privacy"], io::json({{"private", false}}));
+  EXPECT_EQ(a["schema"], "dpref.result/1");
+  run_report<double> p;
+  accounting::ledger<double> plan;
+  plan.record(accounting::make_event<double>(accounting::laplace_mechanism<double>{1, 4}));
+  privacy_budget_request<double> req;
+  req.epsilon = 0.25;
+  p.privacy = plan_privacy(plan, req, "toy");
+  const io::json b = result_value(p, {"ev", "private_gradient", {}, {}, nullptr, {}});
+  EXPECT_EQ(b["privacy"]["guarantee"]["epsilon"], 0.25);
+  EXPECT_EQ(b["privacy"]["ledger"]["events"][0]["mechanism"], "laplace");
+  EXPECT_EQ(b["privacy"]["budget_met"], true);
+}
+
+}  // namespace

@@ -245,3 +245,41 @@ TEST(ACC_CERT_THREADS, FourThreadsAtFourPrecisionsEqualTheSerialResults) {
 }
 
 }  // namespace
+
+namespace {
+
+// Independent evaluation of WBK Theorem 9 for the Gaussian (plain long double, small orders).
+long double wbk_reference(long double g, long double s, int a) {
+  auto eps = [&](int j) { return j / (2 * s * s); };
+  auto binom = [](int n, int k) {
+    long double r = 1;
+    for (int i = 1; i <= k; ++i) r = r * (n - k + i) / i;
+    return r;
+  };
+  long double sum =
+      1 + g * g * binom(a, 2) * std::min(4 * std::expm1(eps(2)), 2 * std::exp(eps(2)));
+  for (int j = 3; j <= a; ++j) sum += 2 * std::pow(g, j) * binom(a, j) * std::exp((j - 1) * eps(j));
+  return std::min(std::log(sum) / (a - 1), eps(a));
+}
+
+TEST(ACC_RDP_WOR_WBK, MatchesAnIndependentEvaluationAndIsAnUpperBound) {
+  const auto orders = integer_orders<double>(2, 12);
+  for (double g : {0.01, 0.1, 0.5}) {
+    for (double s : {0.8, 2.0, 5.0}) {
+      const auto c = subsampled_gaussian_rdp_wor(g, s, orders);
+      for (std::size_t i = 0; i < orders.size(); ++i) {
+        const long double ref = wbk_reference(g, s, static_cast<int>(orders[i]));
+        EXPECT_GE(static_cast<long double>(c.eps[i]), ref * (1 - 1e-15L)) << g << " " << s;
+        EXPECT_LE(static_cast<long double>(c.eps[i]), ref * (1 + 1e-12L) + 1e-300L);
+      }
+    }
+  }
+  // γ = 1: no amplification, α/(2s²)
+  const auto full = subsampled_gaussian_rdp_wor(1.0, 2.0, orders);
+  EXPECT_DOUBLE_EQ(full.eps[0], 2.0 / 8.0);
+  // negative control: a 1% larger noise multiplier gives a visibly smaller curve
+  const auto loose = subsampled_gaussian_rdp_wor(0.1, 2.02, orders);
+  EXPECT_LT(loose.eps[5], static_cast<double>(wbk_reference(0.1, 2.0, 7)) * (1 - 1e-3));
+}
+
+}  // namespace
