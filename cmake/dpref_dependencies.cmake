@@ -2,6 +2,7 @@
 # downloaded at build time.
 find_package(Eigen3 3.3 REQUIRED NO_MODULE)
 find_package(Boost 1.74 REQUIRED)
+find_package(nlohmann_json 3 REQUIRED)
 
 find_path(DPREF_MPFR_INCLUDE mpfr.h REQUIRED)
 find_library(DPREF_MPFR_LIB mpfr REQUIRED)

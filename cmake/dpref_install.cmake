@@ -12,3 +12,10 @@ write_basic_package_version_file(${CMAKE_CURRENT_BINARY_DIR}/dprefConfigVersion.
 install(FILES ${CMAKE_CURRENT_BINARY_DIR}/dprefConfig.cmake
               ${CMAKE_CURRENT_BINARY_DIR}/dprefConfigVersion.cmake
         DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/dpref)
+
+# Shipped data (ev's base-load profile, ...): installed under share/dpref and mirrored in the
+# build tree (build/<preset>/share/dpref -> source data) so that programs find it relative to
+# their own location (include/dpref/io/data_path.hpp).
+install(DIRECTORY data/ev DESTINATION ${CMAKE_INSTALL_DATADIR}/dpref)
+file(MAKE_DIRECTORY ${CMAKE_BINARY_DIR}/share/dpref)
+file(CREATE_LINK ${CMAKE_SOURCE_DIR}/data/ev ${CMAKE_BINARY_DIR}/share/dpref/ev SYMBOLIC)

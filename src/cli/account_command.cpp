@@ -1,188 +1,109 @@
-// `dpref account FILE.json`: composes a JSON list of privacy events and prints the guarantee
-// (human table by default, JSON with --json). spec/accounting.md, ACC.LEDGER.
-//
-// Input: either an array of events or {"delta": δ, "max_order": α_max, "events": [...]}. Events:
-//   {"mechanism": "pure", "eps": ε}                           {"mechanism": "approx", "eps": ε,
-//   "delta": δ}
-//   {"mechanism": "laplace", "sensitivity": Δ1, "scale": b}   {"mechanism": "vector_laplace", ...}
-//   {"mechanism": "exponential", "utility_sensitivity": Δu, "scale": s}
-//   {"mechanism": "gaussian", "sensitivity": Δ2, "sigma": σ, "delta": δ}        (exact Balle–Wang)
-//   {"mechanism": "gaussian_rdp", "sensitivity": Δ2, "sigma": σ}                  (RDP αΔ²/(2σ²))
-//   {"mechanism": "laplace_rdp", "sensitivity": Δ1, "scale": b}
-//   {"mechanism": "subsampled_gaussian", "q": q, "noise_multiplier": s}           (MTZ exact RDP)
-//   {"mechanism": "subsampled_laplace", "q": q, "sensitivity": Δ1, "scale": b}    (Zhu–Wang)
-// each with an optional "count" (repetitions, default 1). RDP events are composed on the
-// integer orders 2…max_order and converted (Balle et al. 2020) at "delta" (default 1e-5).
+// `dpref account LEDGER.json`: the certified guarantee of a ledger — the "ledger" a run
+// writes, or any {"accounting": {...}, "events": [...]} document (schema: spec/accounting.md
+// ACC.LEDGER.JSON; example: examples/account_events.json). Strict: unknown or duplicate keys,
+// wrong types, non-integers and invalid values are refused with the JSON path. Text output
+// rounds every ε and δ UP; --json prints every digit.
 #include <fmt/core.h>
 
 #include <CLI/CLI.hpp>
-#include <fstream>
-#include <iostream>
-#include <nlohmann/json.hpp>
-#include <stdexcept>
+#include <memory>
 #include <string>
-#include <variant>
-#include <vector>
 
 #include "commands.hpp"
-#include "dpref/accounting/accounting.hpp"
+#include "dpref/accounting/ledger_json.hpp"
+#include "dpref/io/format_upward.hpp"
+#include "flags.hpp"
+#include "output.hpp"
+#include "precision.hpp"
 
 namespace dpref::cli {
-
 namespace {
 
 using namespace dpref::accounting;
-using json = nlohmann::json;
 
-double num(const json& e, const char* key) {
-  if (!e.contains(key) || !e.at(key).is_number())
-    throw std::invalid_argument(fmt::format("event {}: missing numeric field '{}'", e.dump(), key));
-  return e.at(key).get<double>();
+struct account_state {
+  std::string file;
+  bool as_json = false;
+  std::string precision = "double";
+  std::string out;
+  flag_set flags;
+};
+
+template <real_scalar Real>
+io::json account_json(const io::document& doc, std::string& text) {
+  const ledger<Real> l = read_ledger<Real>(io::node(doc));
+  const guarantee<Real> g = l.total();
+  io::json events = io::json::array();
+  text += fmt::format("{:<22} {:>12}  {:<30} {}\n", "mechanism", "count", "sampling",
+                      "alone (certified, rounded up)");
+  for (const auto& e : l.events()) {
+    const guarantee<Real> alone = account<Real>({e}, l.options());
+    io::json je = event_value(e);
+    je["alone"] = guarantee_value(alone);
+    events.push_back(je);
+    std::string sampling = "none";
+    if (e.sampling)
+      sampling = std::string(io::enum_to_string(e.sampling->scheme)) +
+                 (e.sampling->population > 0 ? " " + std::to_string(e.sampling->sample_size) + "/" +
+                                                   std::to_string(e.sampling->population)
+                                             : " q=" + io::format_real(e.sampling->rate));
+    text += fmt::format("{:<22} {:>12}  {:<30} epsilon <= {}, delta <= {}\n", std::string(e.kind()),
+                        e.count, sampling, io::format_upward(alone.epsilon, 8),
+                        io::format_upward(alone.delta, 8));
+  }
+  io::json out = io::json::object();
+  out["schema"] = "dpref.account/1";
+  out["precision"] = scalar_name<Real>();
+  out["ledger"] = ledger_value(l);
+  out["guarantee"] = guarantee_value(g);
+  out["events"] = std::move(events);
+  text += fmt::format("\ncomposed guarantee: (epsilon, delta) = ({}, {})  [{} accountant]\n",
+                      io::format_upward(g.epsilon, 10), io::format_upward(g.delta, 10),
+                      io::enum_to_string(g.method));
+  if (g.rdp_part) {
+    const auto& r = *g.rdp_part;
+    out["rdp"] = {{"order", io::real_value(r.order)},
+                  {"max_order", l.options().max_order},
+                  {"order_at_grid_edge", r.at_grid_edge}};
+    const bool at_top = r.at_grid_edge && r.order == Real(l.options().max_order);
+    text += fmt::format("  Rényi part converted at delta = {}, best order {}{}\n",
+                        io::format_upward(l.options().delta, 6), io::format_real(r.order),
+                        at_top ? " (the largest order of the grid: raise --max-order)" : "");
+  }
+  text += "  (every value is a certified upper bound, printed rounded up)\n";
+  return out;
 }
-
-privacy_event<double> parse_event(const json& e, const std::vector<double>& orders) {
-  if (!e.is_object() || !e.contains("mechanism") || !e.at("mechanism").is_string())
-    throw std::invalid_argument(
-        fmt::format("event {}: needs a string field 'mechanism'", e.dump()));
-  const std::string m = e.at("mechanism").get<std::string>();
-  privacy_event<double> ev;
-  ev.kind = m;
-  ev.count = e.value("count", 1LL);
-  auto p = [&](const char* k) {
-    const double v = num(e, k);
-    ev.params.emplace_back(k, v);
-    return v;
-  };
-  if (m == "pure") {
-    ev.privacy = pure_dp<double>{p("eps")};
-  } else if (m == "approx") {
-    const double eps = p("eps");
-    ev.privacy = approx_dp<double>{eps, p("delta")};
-  } else if (m == "laplace") {
-    const double s = p("sensitivity");
-    ev.privacy = laplace_privacy(s, p("scale"));
-  } else if (m == "vector_laplace") {
-    const double s = p("sensitivity");
-    ev.privacy = vector_laplace_privacy(s, p("scale"));
-  } else if (m == "exponential") {
-    const double s = p("utility_sensitivity");
-    ev.privacy = exponential_mechanism_privacy(s, p("scale"));
-  } else if (m == "gaussian") {
-    const double s = p("sensitivity"), sigma = p("sigma");
-    ev.privacy = analytic_gaussian_privacy(s, sigma, p("delta"));
-  } else if (m == "gaussian_rdp") {
-    const double s = p("sensitivity");
-    ev.privacy = gaussian_rdp_curve(s, p("sigma"), orders);
-  } else if (m == "laplace_rdp") {
-    const double s = p("sensitivity");
-    ev.privacy = laplace_rdp_curve(s, p("scale"), orders);
-  } else if (m == "subsampled_gaussian") {
-    const double q = p("q");
-    ev.privacy = poisson_subsampled_gaussian_rdp(q, p("noise_multiplier"), orders);
-  } else if (m == "subsampled_laplace") {
-    const double q = p("q"), s = p("sensitivity");
-    ev.privacy = poisson_subsampled_rdp_zw(laplace_rdp_curve(s, p("scale"), orders), q);
-  } else {
-    throw std::invalid_argument(fmt::format("event {}: unknown mechanism '{}'", e.dump(), m));
-  }
-  return ev;
-}
-
-std::string describe(const privacy_event<double>& ev, double delta, json& j) {
-  if (const auto* pd = std::get_if<pure_dp<double>>(&ev.privacy)) {
-    j["eps"] = pd->eps;
-    return fmt::format("eps = {:.6g}", pd->eps);
-  }
-  if (const auto* ad = std::get_if<approx_dp<double>>(&ev.privacy)) {
-    j["eps"] = ad->eps;
-    j["delta"] = ad->delta;
-    return fmt::format("eps = {:.6g}, delta = {:.3g}", ad->eps, ad->delta);
-  }
-  const auto& c = std::get<rdp_curve<double>>(ev.privacy);
-  const auto one = rdp_to_dp(ev.count == 1 ? c : compose_rdp_steps(c, ev.count), delta);
-  j["rdp_orders"] = c.orders;
-  j["rdp_eps"] = c.eps;
-  j["alone_eps"] = one.guarantee.eps;
-  return fmt::format("RDP; alone (x count): eps = {:.6g} at delta = {:.3g} (order {:g})",
-                     one.guarantee.eps, delta, one.order);
-}
-
-int run_account(const std::string& file, bool as_json, double delta_cli, int max_order_cli) {
-  std::ifstream in(file);
-  if (!in) throw std::runtime_error("dpref account: cannot open " + file);
-  const json doc = json::parse(in);
-  const json& events = doc.is_array() ? doc : doc.at("events");
-  double delta = delta_cli > 0 ? delta_cli : (doc.is_object() ? doc.value("delta", 1e-5) : 1e-5);
-  int max_order =
-      max_order_cli > 0 ? max_order_cli : (doc.is_object() ? doc.value("max_order", 256) : 256);
-  const std::vector<double> orders = integer_orders<double>(2, max_order);
-  privacy_ledger<double> ledger;
-  for (const json& e : events) ledger.record(parse_event(e, orders));
-  const approx_dp<double> total = ledger.total(delta);
-  json out;
-  out["events"] = json::array();
-  std::vector<std::string> rows;
-  for (const auto& ev : ledger.events()) {
-    json j;
-    j["mechanism"] = ev.kind;
-    j["count"] = ev.count;
-    for (const auto& [k, v] : ev.params) j["params"][k] = v;
-    const std::string d = describe(ev, delta, j);
-    std::string params;
-    for (const auto& [k, v] : ev.params) params += fmt::format("{}={:g} ", k, v);
-    rows.push_back(fmt::format("{:<20} {:>8} {:<38} {}", ev.kind, ev.count, params, d));
-    out["events"].push_back(j);
-  }
-  out["total"] = {{"eps", total.eps}, {"delta", total.delta}};
-  json note;
-  if (auto r = ledger.total_rdp()) {
-    const auto conv = rdp_to_dp(*r, delta);
-    out["rdp"] = {{"delta", delta},
-                  {"eps", conv.guarantee.eps},
-                  {"order", conv.order},
-                  {"max_order", max_order},
-                  {"order_at_grid_edge", conv.at_grid_edge},
-                  {"conversion", "Balle et al. 2020"}};
-  }
-  out["certified"] = "every eps and delta is rounded up from a >= 256-bit MPFR evaluation";
-  if (as_json) {
-    std::cout << out.dump(2) << "\n";
-    return 0;
-  }
-  std::cout << fmt::format("{:<20} {:>8} {:<38} {}\n", "mechanism", "count", "parameters",
-                           "guarantee");
-  for (const auto& r : rows) std::cout << r << "\n";
-  std::cout << fmt::format("\ncomposed guarantee: ({:.17g}, {:.6g})-DP\n", total.eps, total.delta);
-  if (out.contains("rdp"))
-    std::cout << fmt::format("  RDP part converted at delta = {:g}, best order {:g}{}\n", delta,
-                             out["rdp"]["order"].get<double>(),
-                             out["rdp"]["order_at_grid_edge"].get<bool>()
-                                 ? " (AT THE EDGE of the order grid: raise --max-order)"
-                                 : "");
-  std::cout << "  (certified upper bounds: never below the exact values)\n";
-  return 0;
-}
-
-}  // namespace
 
 void register_account_command(CLI::App& app) {
-  auto* cmd = app.add_subcommand("account", "Compose privacy events from a JSON file");
-  auto file = std::make_shared<std::string>();
-  auto as_json = std::make_shared<bool>(false);
-  auto delta = std::make_shared<double>(-1.0);
-  auto max_order = std::make_shared<int>(-1);
-  cmd->add_option("file", *file, "JSON list of events (see examples/account_events.json)")
-      ->required()
-      ->check(CLI::ExistingFile);
-  cmd->add_flag("--json", *as_json, "print the result as JSON");
-  cmd->add_option("--delta", *delta, "delta at which RDP events are converted (default 1e-5)");
-  cmd->add_option("--max-order", *max_order, "largest integer RDP order (default 256)");
-  cmd->callback([=] {
-    const int rc = run_account(*file, *as_json, *delta, *max_order);
-    if (rc != 0) throw CLI::RuntimeError(rc);
+  auto* cmd = app.add_subcommand("account",
+                                 "Certified (epsilon, delta) of a ledger of privacy events (JSON)");
+  auto st = std::make_shared<account_state>();
+  cmd->add_option("file", st->file,
+                  "ledger JSON: {\"accounting\": {...}, \"events\": [...]} "
+                  "(examples/account_events.json, spec/accounting.md)")
+      ->required();
+  st->flags.add<accounting_options<double>>(cmd, "/accounting", {});
+  cmd->add_flag("--json", st->as_json, "print the result as JSON (every digit)");
+  cmd->add_option("--precision", st->precision,
+                  "double, long-double, mp50 or mpfr:DIGITS (default: double)");
+  cmd->add_option("--out", st->out, "write the output to this file (default: stdout)");
+  cmd->callback([st] {
+    const precision p = parse_precision(st->precision);
+    check_output_file(st->out);
+    flag_set& f = st->flags;
+    f.set_params_file(st->file);
+    const io::document doc = f.build();
+    std::string text;
+    const io::json out =
+        with_precision(p, [&]<class Real>() { return account_json<Real>(doc, text); });
+    if (st->as_json)
+      write_json(out, st->out);
+    else
+      write_text(text, st->out);
   });
 }
 
-static const command_registrar account_registrar(register_account_command);
+const command_registrar account_registrar(register_account_command);
 
+}  // namespace
 }  // namespace dpref::cli

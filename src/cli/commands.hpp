@@ -6,6 +6,7 @@
 #pragma once
 
 #include <CLI/CLI.hpp>
+#include <stdexcept>
 #include <vector>
 
 namespace dpref::cli {
@@ -24,6 +25,19 @@ struct command_registrar {
 };
 
 void register_demo_command(CLI::App& app);
+
+/// Exit codes (main.cpp).
+inline constexpr int exit_usage = 2;
+inline constexpr int exit_invalid = 3;
+inline constexpr int exit_budget = 4;
+inline constexpr int exit_violation = 5;
+inline constexpr int exit_internal = 70;
+
+/// Thrown by a command whose audit found a violation (exit code 5).
+class audit_violation : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
 void register_sample_command(CLI::App& app);
 
 }  // namespace dpref::cli

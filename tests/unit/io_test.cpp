@@ -4,6 +4,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 #include <string>
 
 #include "dpref/io/dataset.hpp"
@@ -119,6 +120,62 @@ TEST_F(IO_DATASET, IdxImagesAndLabels) {
   EXPECT_THROW((void)dpref::io::read_idx_images<double>(write("short", img.substr(0, 20))),
                std::invalid_argument);
   EXPECT_THROW((void)dpref::io::read_idx_labels(write("img2", img)), std::invalid_argument);
+}
+
+}  // namespace
+
+namespace {
+
+std::string idx_header(std::uint32_t magic, std::initializer_list<std::uint32_t> dims) {
+  std::string s;
+  auto be = [&](std::uint32_t v) {
+    for (int k = 3; k >= 0; --k) s.push_back(static_cast<char>((v >> (8 * k)) & 0xff));
+  };
+  be(magic);
+  for (auto d : dims) be(d);
+  return s;
+}
+
+TEST(IO_DATASET_LIMITS, CorruptHeadersAreRefusedBeforeAllocating) {
+  // 2^32-1 images of 2^32-1 x 2^32-1 pixels: d*n overflows 64 bits; must be refused, not crash
+  std::istringstream huge(idx_header(0x803, {0xffffffffu, 0xffffffffu, 0xffffffffu}));
+  try {
+    (void)dpref::io::read_idx_images<double>(huge, "huge.idx");
+    FAIL() << "accepted";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("more than the reader's limits"), std::string::npos)
+        << e.what();
+  }
+  // a plausible header with too few bytes present: truncated, named with both sizes
+  std::istringstream shortfile(idx_header(0x803, {10, 28, 28}) + std::string(100, '\0'));
+  try {
+    (void)dpref::io::read_idx_images<double>(shortfile, "short.idx");
+    FAIL() << "accepted";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("header declares 7840 bytes, 100 present"),
+              std::string::npos)
+        << e.what();
+  }
+  std::istringstream labels(idx_header(0x801, {0xffffffffu}) + "ab");
+  EXPECT_THROW((void)dpref::io::read_idx_labels<>(labels, "l.idx"), std::invalid_argument);
+  // LIBSVM index beyond max_features (default 10^8; never more than 2^31 - 1, the index type)
+  std::istringstream svm("1 3000000000:1\n");
+  try {
+    (void)dpref::io::read_libsvm<double>(svm, "big.svm");
+    FAIL() << "accepted";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("index must be an integer in [1, 100000000]"),
+              std::string::npos)
+        << e.what();
+  }
+  // CSV: more rows than the limit
+  dpref::io::dataset_limits lim;
+  lim.max_rows = 2;
+  std::istringstream csv("label,a\n1,0.5\n0,0.25\n1,1\n");
+  EXPECT_THROW((void)dpref::io::read_csv_binary<double>(csv, "rows.csv", lim),
+               std::invalid_argument);
+  std::istringstream ok("label,a\n1,0.5\n0,0.25\n");
+  EXPECT_EQ(dpref::io::read_csv_binary<double>(ok, "rows.csv", lim).size(), 2);
 }
 
 }  // namespace

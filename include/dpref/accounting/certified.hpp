@@ -6,8 +6,8 @@
 // of a few hundred correctly rounded MPFR operations can accumulate — and finally rounded
 // up (ε, δ, noise scales) or down (budgets handed out) to the caller's type.
 //
-// The MPFR default precision is process-global: accounting calls are not thread-safe with
-// respect to concurrent use of mpfr_real elsewhere.
+// The working precision is a per-thread setting of work_real (work_real.hpp): certified
+// evaluations may run concurrently on any number of threads (spec ACC.CERT.THREADS).
 #pragma once
 
 #include <mpfr.h>
@@ -18,11 +18,9 @@
 #include <type_traits>
 
 #include "dpref/accounting/types.hpp"
+#include "dpref/accounting/work_real.hpp"
 
 namespace dpref::accounting {
-
-/// Number type of every certified internal computation.
-using work_real = mpfr_real;
 
 /// Working precision (bits) used to certify results of a scalar with `target_bits` bits.
 /// @spec ACC.CERT.UP
@@ -30,48 +28,51 @@ inline int working_bits(int target_bits) { return std::max(256, target_bits + 12
 
 namespace detail {
 
-/// RAII: switches the MPFR default precision to at least `bits` bits and restores it.
+/// RAII: sets this thread's work_real precision to exactly `bits` bits and restores it (so a
+/// certified evaluation gives the same bits whatever precision its caller runs at).
+/// The precision is `bits` rounded up to a whole number of decimal digits as Boost's mpfr_float
+/// counts them (d10 digits = ⌊1000 d10/301⌋ + 1 or 2 bits), the rule of earlier releases, so
+/// certified values stay bit-identical to them.
 class precision_scope {
  public:
-  explicit precision_scope(int bits) : saved_(mpfr_real::default_precision()) {
-    unsigned d10 = static_cast<unsigned>(bits) * 30103U / 100000U + 2U;
-    mpfr_real::default_precision(d10);
-    while (binary_digits<mpfr_real>() < bits) mpfr_real::default_precision(++d10);
-    bits_ = binary_digits<mpfr_real>();
+  explicit precision_scope(int bits) : scope_(boost_digits_bits(bits)) {}
+  static int boost_digits_bits(int bits) {
+    unsigned long d10 = static_cast<unsigned long>(bits) * 30103UL / 100000UL + 2UL;
+    auto to_bits = [](unsigned long d) {
+      return d * 1000UL / 301UL + ((d * 1000UL) % 301 ? 2 : 1);
+    };
+    while (to_bits(d10) < static_cast<unsigned long>(bits)) ++d10;
+    return static_cast<int>(to_bits(d10));
   }
-  ~precision_scope() { mpfr_real::default_precision(saved_); }
-  precision_scope(const precision_scope&) = delete;
-  precision_scope& operator=(const precision_scope&) = delete;
-  [[nodiscard]] int bits() const { return bits_; }
+  [[nodiscard]] int bits() const { return working_precision_scope::bits(); }
 
  private:
-  unsigned saved_;
-  int bits_ = 0;
+  working_precision_scope scope_;
 };
 
 inline work_real w_log1p(const work_real& x) {
   work_real r;
-  mpfr_log1p(r.backend().data(), x.backend().data(), MPFR_RNDN);
+  mpfr_log1p(r.data(), x.data(), MPFR_RNDN);
   return r;
 }
 inline work_real w_expm1(const work_real& x) {
   work_real r;
-  mpfr_expm1(r.backend().data(), x.backend().data(), MPFR_RNDN);
+  mpfr_expm1(r.data(), x.data(), MPFR_RNDN);
   return r;
 }
 inline work_real w_erfc(const work_real& x) {
   work_real r;
-  mpfr_erfc(r.backend().data(), x.backend().data(), MPFR_RNDN);
+  mpfr_erfc(r.data(), x.data(), MPFR_RNDN);
   return r;
 }
 inline work_real w_log_int(long n) {
   work_real r(n);
-  mpfr_log(r.backend().data(), r.backend().data(), MPFR_RNDN);
+  mpfr_log(r.data(), r.data(), MPFR_RNDN);
   return r;
 }
 inline work_real w_ldexp(const work_real& x, long e) {
   work_real r;
-  mpfr_mul_2si(r.backend().data(), x.backend().data(), e, MPFR_RNDN);
+  mpfr_mul_2si(r.data(), x.data(), e, MPFR_RNDN);
   return r;
 }
 /// Standard normal CDF Φ(x) = erfc(−x/√2)/2.
@@ -88,17 +89,34 @@ inline work_real w_logaddexp(const work_real& a, const work_real& b) {
 }
 
 /// Exact conversion of a caller scalar to the working type (W >= p, so no rounding).
+/// Fixed-precision Boost floats are split into double chunks (exact: each chunk is the
+/// significand rounded to 53 bits, the remainder is exact in Real) and summed at W bits.
 template <real_scalar Real>
 work_real to_work(const Real& x) {
   work_real r;
   if constexpr (std::is_same_v<Real, double>) {
-    mpfr_set_d(r.backend().data(), x, MPFR_RNDN);
+    mpfr_set_d(r.data(), x, MPFR_RNDN);
   } else if constexpr (std::is_same_v<Real, long double>) {
-    mpfr_set_ld(r.backend().data(), x, MPFR_RNDN);
+    mpfr_set_ld(r.data(), x, MPFR_RNDN);
   } else if constexpr (is_runtime_precision_v<Real>) {
-    mpfr_set(r.backend().data(), x.backend().data(), MPFR_RNDN);
+    mpfr_set(r.data(), x.backend().data(), MPFR_RNDN);
   } else {
-    r = work_real(x);
+    using std::frexp;
+    using std::ldexp;
+    if (!is_finite_value(x)) {
+      mpfr_set_d(r.data(), static_cast<double>(x), MPFR_RNDN);
+      return r;
+    }
+    int e = 0;
+    Real m = frexp(x, &e);  // x = m 2^e, |m| in [1/2, 1)
+    work_real chunk;
+    for (int i = 0; i < 64 && m != Real(0); ++i) {
+      const double d = static_cast<double>(m);
+      mpfr_set_d(chunk.data(), d, MPFR_RNDN);
+      mpfr_mul_2si(chunk.data(), chunk.data(), e, MPFR_RNDN);
+      mpfr_add(r.data(), r.data(), chunk.data(), MPFR_RNDN);
+      m -= Real(d);
+    }
   }
   return r;
 }
@@ -108,16 +126,27 @@ template <real_scalar Real>
 Real round_directed(const work_real& x, int target_bits, bool up) {
   const mpfr_rnd_t mode = up ? MPFR_RNDU : MPFR_RNDD;
   if constexpr (std::is_same_v<Real, double>) {
-    return mpfr_get_d(x.backend().data(), mode);
+    return mpfr_get_d(x.data(), mode);
   } else if constexpr (std::is_same_v<Real, long double>) {
-    return mpfr_get_ld(x.backend().data(), mode);
+    return mpfr_get_ld(x.data(), mode);
   } else if constexpr (is_runtime_precision_v<Real>) {
     Real r;
     mpfr_set_prec(r.backend().data(), static_cast<mpfr_prec_t>(target_bits));
-    mpfr_set(r.backend().data(), x.backend().data(), mode);
+    mpfr_set(r.backend().data(), x.data(), mode);
     return r;
   } else {
-    Real r(x);
+    using std::ldexp;
+    if (!isfinite(x)) return Real(mpfr_get_d(x.data(), mode));
+    // nearest-ish value from double chunks (exact partial sums in Real), then step to the
+    // directed neighbour
+    Real r(0);
+    work_real rem = x;
+    for (int i = 0; i < 8 && !(rem == work_real(0)); ++i) {
+      long e = 0;
+      const double d = mpfr_get_d_2exp(&e, rem.data(), MPFR_RNDN);
+      r += ldexp(Real(d), static_cast<int>(e));
+      rem = x - to_work(r);
+    }
     for (int i = 0; i < 8; ++i) {
       const work_real back = to_work(r);
       if (up ? !(back < x) : !(back > x)) break;

@@ -11,19 +11,13 @@
 #include <variant>
 #include <vector>
 
+#include "dpref/accounting/budget_exceeded.hpp"
 #include "dpref/accounting/certified.hpp"
 #include "dpref/accounting/composition.hpp"
 #include "dpref/accounting/conversion.hpp"
 #include "dpref/accounting/types.hpp"
 
 namespace dpref::accounting {
-
-/// Thrown by privacy_budget (and the RDP budget trackers built on it) before a charge that
-/// would overspend.
-class budget_exceeded : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
-};
 
 /// One mechanism event: what ran, with which parameters, and its guarantee (per repetition).
 template <real_scalar Real>

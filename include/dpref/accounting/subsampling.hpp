@@ -116,18 +116,18 @@ inline std::vector<work_real> binomial_mix_logs(const std::vector<work_real>& P,
   Q[0] = 1;
   for (long j = 1; j <= amax; ++j) {
     Q[static_cast<std::size_t>(j)] = Q[static_cast<std::size_t>(j - 1)];
-    mpfr_div_ui(Q[static_cast<std::size_t>(j)].backend().data(),
-                Q[static_cast<std::size_t>(j)].backend().data(), static_cast<unsigned long>(j),
+    mpfr_div_ui(Q[static_cast<std::size_t>(j)].data(),
+                Q[static_cast<std::size_t>(j)].data(), static_cast<unsigned long>(j),
                 MPFR_RNDN);
   }
   std::vector<work_real> out;
   out.reserve(ord.size());
   work_real acc;
   for (const long a : ord) {
-    mpfr_set_zero(acc.backend().data(), 1);
+    mpfr_set_zero(acc.data(), 1);
     for (long k = kmin; k <= a; ++k)
-      mpfr_fma(acc.backend().data(), P[static_cast<std::size_t>(k)].backend().data(),
-               Q[static_cast<std::size_t>(a - k)].backend().data(), acc.backend().data(),
+      mpfr_fma(acc.data(), P[static_cast<std::size_t>(k)].data(),
+               Q[static_cast<std::size_t>(a - k)].data(), acc.data(),
                MPFR_RNDN);
     out.push_back(log(acc) + work_real(a) * l1q - log(Q[static_cast<std::size_t>(a)]));
   }

@@ -13,6 +13,7 @@
 
 #include "dpref/accounting/certified.hpp"
 #include "dpref/accounting/subsampling.hpp"
+#include "dpref/accounting/subsampling_wor.hpp"
 #include "dpref/accounting/types.hpp"
 #include "dpref/error.hpp"
 #include "dpref/scalar.hpp"
@@ -102,63 +103,8 @@ accounting::approx_dp<Real> compose_advanced(const std::vector<accounting::appro
   return {c.up(eps), d};
 }
 
-/// RDP of the Gaussian mechanism (noise multiplier s = σ/Δ, replace-one adjacency) applied to a
-/// subsample drawn WITHOUT replacement with ratio γ (Wang–Balle–Kasiviswanathan 2019 Thm 9; the
-/// Gaussian has ε(∞) = ∞, so the min{2, ·} factors are 2): for integer α >= 2,
-///   ε′(α) <= (α−1)⁻¹ log(1 + γ²C(α,2) min{4(e^{ε(2)} − 1), 2e^{ε(2)}}
-///                        + 2 Σ_{j=3}^{α} γ^j C(α,j) e^{(j−1)ε(j)}),  ε(j) = j/(2s²),
-/// capped by ε(α) (subsampling never hurts). Log space at W bits, rounded up.
-/// @param gamma γ ∈ (0, 1] @param noise_multiplier s > 0 @param orders integers >= 2
-/// @spec DDA.PRIV.WOR
-template <real_scalar Real>
-accounting::rdp_curve<Real> subsampled_gaussian_rdp_wor(const Real& gamma,
-                                                        const Real& noise_multiplier,
-                                                        const std::vector<Real>& orders) {
-  constexpr std::string_view fn = "subsampled_gaussian_rdp_wor";
-  accounting::require_rate(fn, "gamma", gamma);
-  require_positive(fn, "noise_multiplier", noise_multiplier);
-  const std::vector<long> ords = accounting::detail::integer_order_list(fn, orders);
-  using std::exp;
-  using std::log;
-  accounting::certifier<Real> c;
-  const accounting::work_real g = c.in(gamma), s = c.in(noise_multiplier);
-  const accounting::work_real inv2s2 = 1 / (2 * s * s);
-  const std::vector<accounting::work_real> lf = accounting::detail::log_factorials(ords.back());
-  const accounting::work_real lg = log(g);
-  accounting::rdp_curve<Real> out;
-  out.orders = orders;
-  for (long a : ords) {
-    const accounting::work_real base = accounting::work_real(a) * inv2s2;
-    if (g == 1) {
-      out.eps.push_back(c.up(base));
-      continue;
-    }
-    const auto A = static_cast<std::size_t>(a);
-    std::vector<accounting::work_real> t;
-    t.reserve(A);
-    t.push_back(accounting::work_real(0));
-    const accounting::work_real e2 = 2 * inv2s2;
-    const accounting::work_real m2 = 4 * accounting::detail::w_expm1(e2) < 2 * exp(e2)
-                                         ? 4 * accounting::detail::w_expm1(e2)
-                                         : 2 * exp(e2);
-    t.push_back(2 * lg + lf[A] - lf[2] - lf[A - 2] + log(m2));
-    const accounting::work_real ln2 = log(accounting::work_real(2));
-    for (long j = 3; j <= a; ++j) {
-      const auto J = static_cast<std::size_t>(j);
-      t.push_back(ln2 + accounting::work_real(j) * lg + lf[A] - lf[J] - lf[A - J] +
-                  accounting::work_real(j - 1) * accounting::work_real(j) * inv2s2);
-    }
-    accounting::work_real m = t[0];
-    for (const auto& v : t)
-      if (v > m) m = v;
-    accounting::work_real sum(0);
-    for (const auto& v : t) sum += exp(v - m);
-    accounting::work_real e = (m + log(sum)) / accounting::work_real(a - 1);
-    if (e > base) e = base;
-    out.eps.push_back(c.up(e, m));
-  }
-  return out;
-}
+/// The without-replacement Gaussian RDP bound is generic: accounting/subsampling_wor.hpp.
+using accounting::subsampled_gaussian_rdp_wor;
 
 /// Chernoff upper bound of P[Bin(T, p) >= k]: exp(−T·KL(k/T ‖ p)) for k > Tp (1 otherwise),
 /// rounded up. @spec DDA.PRIV.BINOM

@@ -2,14 +2,19 @@
 // scripts/real_data.sh from Debian packages): a CSV with a header `label,<features...>`, LIBSVM
 // sparse files, and IDX (MNIST-format) image/label files. Examples are stored one per column
 // (d×n), labels as ±1. Every malformed input throws std::invalid_argument naming the file, the
-// line and what is wrong; nothing is silently skipped except '#' comment lines.
-// @spec IO.DATASET
+// line and what is wrong; nothing is silently skipped except '#' comment lines. Sizes read from a
+// file are checked against the bytes actually present (IDX) or against `dataset_limits` before
+// anything is allocated, so a corrupt header cannot trigger a huge allocation. Each reader has
+// a std::istream overload (`name` is used in messages), which the fuzz targets drive.
+// @spec IO.DATASET IO.DATASET.LIMITS
 #pragma once
 
 #include <Eigen/SparseCore>
 #include <charconv>
 #include <cstdint>
+#include <algorithm>
 #include <fstream>
+#include <istream>
 #include <span>
 #include <stdexcept>
 #include <string>
@@ -38,6 +43,13 @@ struct sparse_labelled_data {
   vector<Real> y;
   [[nodiscard]] long long size() const { return static_cast<long long>(X.cols()); }
   [[nodiscard]] long long dimension() const { return static_cast<long long>(X.rows()); }
+};
+
+/// Upper bounds a reader enforces before allocating.
+struct dataset_limits {
+  long long max_rows = 100000000;      ///< examples
+  long long max_features = 100000000;  ///< d (dense) or the largest LIBSVM index
+  long long max_cells = 1LL << 31;     ///< dense d·n values held in memory
 };
 
 namespace detail {
@@ -102,7 +114,7 @@ inline bool parse_label(std::string_view s, int& out) {
   return true;
 }
 
-inline std::uint32_t read_be32(std::ifstream& in, const std::string& path) {
+inline std::uint32_t read_be32(std::istream& in, const std::string& path) {
   unsigned char b[4];
   if (!in.read(reinterpret_cast<char*>(b), 4)) fail_file(path, 0, "truncated IDX header");
   return (std::uint32_t{b[0]} << 24) | (std::uint32_t{b[1]} << 16) | (std::uint32_t{b[2]} << 8) |
@@ -114,8 +126,8 @@ inline std::uint32_t read_be32(std::ifstream& in, const std::string& path) {
 /// Reads `label,<f1>,...,<fd>` CSV (header required, '#' lines ignored), label ∈ {0, 1, −1, +1}.
 /// @throws std::invalid_argument (file, line, cause) on any malformed line or an empty file
 template <real_scalar Real>
-labelled_data<Real> read_csv_binary(const std::string& path) {
-  auto in = detail::open_or_throw(path);
+labelled_data<Real> read_csv_binary(std::istream& in, const std::string& path,
+                                    const dataset_limits& lim = {}) {
   std::string line;
   long long lineno = 0;
   std::vector<std::string> names;
@@ -130,6 +142,9 @@ labelled_data<Real> read_csv_binary(const std::string& path) {
     break;
   }
   if (names.empty()) detail::fail_file(path, lineno, "no header line");
+  if (static_cast<long long>(names.size()) > lim.max_features)
+    detail::fail_file(path, lineno,
+                      "more than " + std::to_string(lim.max_features) + " feature columns");
   const std::size_t d = names.size();
   std::vector<Real> values;
   std::vector<int> labels;
@@ -146,6 +161,11 @@ labelled_data<Real> read_csv_binary(const std::string& path) {
     if (!detail::parse_label(parts[0], label))
       detail::fail_file(path, lineno,
                         "label must be 0, 1, -1 or +1, got '" + std::string(parts[0]) + "'");
+    if (static_cast<long long>(labels.size()) >= lim.max_rows ||
+        static_cast<long long>((labels.size() + 1) * d) > lim.max_cells)
+      detail::fail_file(path, lineno,
+                        "more than " + std::to_string(lim.max_rows) + " rows or " +
+                            std::to_string(lim.max_cells) + " values");
     labels.push_back(label);
     for (std::size_t j = 1; j <= d; ++j) {
       Real v;
@@ -170,13 +190,21 @@ labelled_data<Real> read_csv_binary(const std::string& path) {
   return out;
 }
 
+template <real_scalar Real>
+labelled_data<Real> read_csv_binary(const std::string& path, const dataset_limits& lim = {}) {
+  auto in = detail::open_or_throw(path);
+  return read_csv_binary<Real>(in, path, lim);
+}
+
 /// Reads LIBSVM `label idx:value ...` (1-based strictly increasing indices ≤ dimension).
 /// @param dimension d; 0 = the largest index present
 /// @throws std::invalid_argument on malformed lines, out-of-range or unsorted indices
 template <real_scalar Real>
-sparse_labelled_data<Real> read_libsvm(const std::string& path, long long dimension = 0) {
-  if (dimension < 0) fail_argument("read_libsvm", "dimension", ">= 0", dimension);
-  auto in = detail::open_or_throw(path);
+sparse_labelled_data<Real> read_libsvm(std::istream& in, const std::string& path,
+                                       long long dimension = 0, const dataset_limits& lim = {}) {
+  if (dimension < 0 || dimension > lim.max_features)
+    fail_argument("read_libsvm", "dimension", "in [0, max_features]", dimension);
+  const long long index_cap = std::min<long long>(lim.max_features, 2147483647LL);
   std::string line;
   long long lineno = 0;
   std::vector<Eigen::Triplet<Real>> triplets;
@@ -191,6 +219,8 @@ sparse_labelled_data<Real> read_libsvm(const std::string& path, long long dimens
     if (!detail::parse_label(parts[0], label))
       detail::fail_file(path, lineno,
                         "label must be 0, 1, -1 or +1, got '" + std::string(parts[0]) + "'");
+    if (static_cast<long long>(labels.size()) >= std::min<long long>(lim.max_rows, 2147483647LL))
+      detail::fail_file(path, lineno, "more than " + std::to_string(lim.max_rows) + " rows");
     const auto col = static_cast<int>(labels.size());
     labels.push_back(label);
     long long previous = 0;
@@ -201,9 +231,10 @@ sparse_labelled_data<Real> read_libsvm(const std::string& path, long long dimens
       long long index = 0;
       const auto idx = parts[k].substr(0, colon);
       const auto [ptr, ec] = std::from_chars(idx.data(), idx.data() + idx.size(), index);
-      if (ec != std::errc() || ptr != idx.data() + idx.size() || index < 1)
+      if (ec != std::errc() || ptr != idx.data() + idx.size() || index < 1 || index > index_cap)
         detail::fail_file(path, lineno,
-                          "index must be an integer >= 1, got '" + std::string(idx) + "'");
+                          "index must be an integer in [1, " + std::to_string(index_cap) +
+                              "], got '" + std::string(idx) + "'");
       if (index <= previous) detail::fail_file(path, lineno, "indices must be strictly increasing");
       if (dimension > 0 && index > dimension)
         detail::fail_file(
@@ -229,17 +260,50 @@ sparse_labelled_data<Real> read_libsvm(const std::string& path, long long dimens
   return out;
 }
 
+template <real_scalar Real>
+sparse_labelled_data<Real> read_libsvm(const std::string& path, long long dimension = 0,
+                                       const dataset_limits& lim = {}) {
+  auto in = detail::open_or_throw(path);
+  return read_libsvm<Real>(in, path, dimension, lim);
+}
+
 /// IDX (MNIST format, uncompressed) images → d×n matrix with pixel/255 ∈ [0, 1].
 /// @throws std::invalid_argument on a wrong magic number or a truncated file
+namespace detail {
+/// Bytes left in a seekable stream after the current position (-1 if unknown).
+inline long long bytes_left(std::istream& in) {
+  const auto here = in.tellg();
+  if (here < 0) return -1;
+  in.seekg(0, std::ios::end);
+  const auto end = in.tellg();
+  in.seekg(here);
+  return end < 0 ? -1 : static_cast<long long>(end - here);
+}
+}  // namespace detail
+
 template <real_scalar Real>
-matrix<Real> read_idx_images(const std::string& path) {
-  auto in = detail::open_or_throw(path, std::ios::in | std::ios::binary);
+matrix<Real> read_idx_images(std::istream& in, const std::string& path,
+                             const dataset_limits& lim = {}) {
   if (detail::read_be32(in, path) != 0x00000803u)
     detail::fail_file(path, 0, "not an IDX image file (magic 0x00000803 expected)");
   const std::uint32_t n = detail::read_be32(in, path);
   const std::uint32_t rows = detail::read_be32(in, path);
   const std::uint32_t cols = detail::read_be32(in, path);
-  const std::size_t d = std::size_t{rows} * cols;
+  const std::size_t d = std::size_t{rows} * cols;  // < 2^64: two 32-bit factors
+  // check the sizes against the limits and the bytes present BEFORE allocating
+  const long long left = detail::bytes_left(in);
+  const bool too_big = d > static_cast<std::size_t>(lim.max_features) ||
+                       n > static_cast<std::size_t>(lim.max_rows) ||
+                       (d > 0 && n > static_cast<std::size_t>(lim.max_cells) / d);
+  if (too_big)
+    detail::fail_file(path, 0,
+                      "header declares " + std::to_string(n) + " images of " +
+                          std::to_string(rows) + "x" + std::to_string(cols) +
+                          " pixels, more than the reader's limits");
+  if (left >= 0 && static_cast<unsigned long long>(left) < d * n)
+    detail::fail_file(path, 0,
+                      "truncated pixel data (header declares " + std::to_string(d * n) +
+                          " bytes, " + std::to_string(left) + " present)");
   std::vector<unsigned char> buffer(d * n);
   if (!in.read(reinterpret_cast<char*>(buffer.data()), static_cast<std::streamsize>(buffer.size())))
     detail::fail_file(path, 0, "truncated pixel data");
@@ -251,17 +315,35 @@ matrix<Real> read_idx_images(const std::string& path) {
   return X;
 }
 
+template <real_scalar Real>
+matrix<Real> read_idx_images(const std::string& path, const dataset_limits& lim = {}) {
+  auto in = detail::open_or_throw(path, std::ios::in | std::ios::binary);
+  return read_idx_images<Real>(in, path, lim);
+}
+
 /// IDX (uncompressed) labels.
 template <class = void>
-std::vector<int> read_idx_labels(const std::string& path) {
-  auto in = detail::open_or_throw(path, std::ios::in | std::ios::binary);
+std::vector<int> read_idx_labels(std::istream& in, const std::string& path,
+                                 const dataset_limits& lim = {}) {
   if (detail::read_be32(in, path) != 0x00000801u)
     detail::fail_file(path, 0, "not an IDX label file (magic 0x00000801 expected)");
   const std::uint32_t n = detail::read_be32(in, path);
+  const long long left = detail::bytes_left(in);
+  if (n > static_cast<std::uint32_t>(std::min<long long>(lim.max_rows, 0xffffffffLL)))
+    detail::fail_file(path, 0, "header declares " + std::to_string(n) + " labels, more than " +
+                                   std::to_string(lim.max_rows));
+  if (left >= 0 && left < static_cast<long long>(n))
+    detail::fail_file(path, 0, "truncated label data");
   std::vector<unsigned char> buffer(n);
   if (!in.read(reinterpret_cast<char*>(buffer.data()), static_cast<std::streamsize>(n)))
     detail::fail_file(path, 0, "truncated label data");
   return {buffer.begin(), buffer.end()};
+}
+
+template <class = void>
+std::vector<int> read_idx_labels(const std::string& path, const dataset_limits& lim = {}) {
+  auto in = detail::open_or_throw(path, std::ios::in | std::ios::binary);
+  return read_idx_labels<>(in, path, lim);
 }
 
 /// The two-class subset {negative, positive} of a multi-class image set, labels ±1, order kept.

@@ -1,0 +1,358 @@
+// The accountant: events -> certified (ε, δ) (spec/accounting.md ACC.ACCOUNT), and the ledger
+// of a run (events + the options it is accounted with; ACC.LEDGER).
+//
+// RDP method (the default). Each event is analysed once (event.hpp says how per kind) and
+// falls in one of three parts:
+//   pure part    Σ count·ε of events analysed as ε-DP (amplified by subsampling first);
+//   approx part  Σ count·(ε, δ) of declared (ε, δ) events (amplified by subsampling first);
+//   Rényi part   Σ count·ε(α) of events analysed in RDP, on the grid 2, 3, …, max_order,
+//                converted to (ε, δ) at options.delta (Balle et al. 2020 by default).
+// The guarantee is the sequential composition of the three parts (ε and δ added, δ capped at
+// 1). Every value is an upper bound of the exact one, rounded up (ACC.CERT.UP).
+#pragma once
+
+#include <array>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <variant>
+#include <vector>
+
+#include "dpref/accounting/budget_exceeded.hpp"
+#include "dpref/accounting/certified.hpp"
+#include "dpref/accounting/composition.hpp"
+#include "dpref/accounting/conversion.hpp"
+#include "dpref/accounting/event.hpp"
+#include "dpref/accounting/gaussian.hpp"
+#include "dpref/accounting/laplace.hpp"
+#include "dpref/accounting/subsampling.hpp"
+#include "dpref/accounting/subsampling_wor.hpp"
+#include "dpref/accounting/svt.hpp"
+#include "dpref/accounting/types.hpp"
+#include "dpref/params.hpp"
+
+namespace dpref::accounting {
+
+enum class accounting_method {
+  rdp  ///< pure / approx / Rényi parts as in the file comment
+};
+constexpr auto enum_names(accounting_method) {
+  return std::array{std::pair{accounting_method::rdp, std::string_view("rdp")}};
+}
+constexpr auto enum_names(conversion_method) {
+  return std::array{std::pair{conversion_method::balle2020, std::string_view("balle2020")},
+                    std::pair{conversion_method::mironov, std::string_view("mironov")}};
+}
+
+/// How a ledger is accounted. @spec ACC.ACCOUNT
+template <real_scalar Real>
+struct accounting_options {
+  accounting_method method = accounting_method::rdp;
+  Real delta = Real(0);       ///< δ at which the Rényi part is converted (> 0 if there is one)
+  long long max_order = 256;  ///< RDP orders 2, 3, …, max_order
+  conversion_method conversion = conversion_method::balle2020;
+
+  template <class V>
+  void fields(V&& v) {
+    v("method", method, "accounting method: rdp");
+    v("delta", delta, "δ in [0, 1) at which the Rényi part is converted (> 0 if present)");
+    v("max_order", max_order, "largest integer RDP order, in [2, 4096]");
+    v("conversion", conversion, "RDP -> (ε, δ) rule: balle2020 or mironov");
+  }
+  /// @throws invalid_parameter naming the field
+  void validate() const {
+    const param_checker c("accounting");
+    c.delta("delta", delta);
+    c.at_least<long long>("max_order", max_order, 2, 4096);
+  }
+};
+
+/// A certified guarantee and how it was obtained.
+template <real_scalar Real>
+struct guarantee {
+  Real epsilon = Real(0);
+  Real delta = Real(0);
+  accounting_method method = accounting_method::rdp;
+  Real pure_epsilon = Real(0);                      ///< ε of the pure part
+  approx_dp<Real> approx_part{};                    ///< (ε, δ) of the approx part
+  std::optional<conversion_result<Real>> rdp_part;  ///< conversion of the Rényi part, if any
+
+  template <class V>
+  void fields(V&& v) {
+    v("epsilon", epsilon, "certified ε (rounded up)");
+    v("delta", delta, "certified δ (rounded up)");
+    v("method", method, "accounting method that produced it");
+  }
+};
+
+namespace detail {
+
+/// One event's contribution under the RDP method.
+template <real_scalar Real>
+struct event_part {
+  std::optional<approx_dp<Real>> fixed;  ///< pure (δ = 0) or approx, already × count
+  std::optional<rdp_curve<Real>> curve;  ///< already × count
+};
+
+/// ε of one call of a mechanism that is analysed as ε-DP (nullopt if it is not an ε-DP kind).
+template <real_scalar Real>
+std::optional<Real> pure_epsilon_of(const mechanism<Real>& m) {
+  return std::visit(
+      [](const auto& x) -> std::optional<Real> {
+        using M = std::decay_t<decltype(x)>;
+        if constexpr (std::is_same_v<M, pure_mechanism<Real>>)
+          return x.epsilon;
+        else if constexpr (std::is_same_v<M, laplace_mechanism<Real>>)
+          return laplace_privacy(x.sensitivity, x.scale).eps;
+        else if constexpr (std::is_same_v<M, vector_laplace_mechanism<Real>>)
+          return x.sensitivity == Real(0) ? Real(0)
+                                          : vector_laplace_privacy(x.sensitivity, x.scale).eps;
+        else if constexpr (std::is_same_v<M, exponential_mechanism<Real>>)
+          return exponential_mechanism_privacy(x.utility_sensitivity, x.scale, x.monotone).eps;
+        else if constexpr (std::is_same_v<M, randomized_response_mechanism<Real>>)
+          return x.epsilon;
+        else if constexpr (std::is_same_v<M, discrete_laplace_mechanism<Real>>) {
+          certifier<Real> c;  // ε = Δ / t = Δ·den/num
+          return c.up(work_real(x.sensitivity) * work_real(x.scale_den) / work_real(x.scale_num));
+        } else if constexpr (std::is_same_v<M, sparse_vector_mechanism<Real>>) {
+          if (x.noise != svt_noise::laplace) return std::nullopt;
+          return svt_laplace_privacy(x.sensitivity, x.threshold_scale, x.query_scale).eps;
+        } else {
+          return std::nullopt;
+        }
+      },
+      m);
+}
+
+template <real_scalar Real>
+bool natively_pure(const mechanism<Real>& m) {
+  return std::visit(
+      [](const auto& x) {
+        using M = std::decay_t<decltype(x)>;
+        return std::is_same_v<M, pure_mechanism<Real>> ||
+               std::is_same_v<M, laplace_mechanism<Real>> ||
+               std::is_same_v<M, vector_laplace_mechanism<Real>> ||
+               std::is_same_v<M, exponential_mechanism<Real>> ||
+               std::is_same_v<M, randomized_response_mechanism<Real>> ||
+               std::is_same_v<M, discrete_laplace_mechanism<Real>>;
+      },
+      m);
+}
+
+/// RDP curve of one call (no subsampling) on `orders`.
+template <real_scalar Real>
+rdp_curve<Real> rdp_of(const event<Real>& e, const std::vector<Real>& orders) {
+  const param_checker chk(std::string("event[") + std::string(e.kind()) + "]");
+  return std::visit(
+      [&](const auto& x) -> rdp_curve<Real> {
+        using M = std::decay_t<decltype(x)>;
+        if constexpr (std::is_same_v<M, rdp_mechanism<Real>>) {
+          chk.require(x.orders == orders, "orders", "the accounting grid 2..max_order",
+                      x.orders.size());
+          return {x.orders, x.epsilon};
+        } else if constexpr (std::is_same_v<M, approx_mechanism<Real>>) {
+          chk.fail("analysis", "pure or automatic (an (ε, δ) event has no RDP curve)", "rdp");
+        } else if constexpr (std::is_same_v<M, laplace_mechanism<Real>>) {
+          return laplace_rdp_curve(x.sensitivity, x.scale, orders);
+        } else if constexpr (std::is_same_v<M, gaussian_mechanism<Real>>) {
+          return gaussian_rdp_curve(x.sensitivity, x.sigma, orders);
+        } else if constexpr (std::is_same_v<M, discrete_gaussian_mechanism<Real>>) {
+          // CKS 2020: the discrete Gaussian satisfies the RDP of the continuous one,
+          // ε(α) = αΔ²/(2σ²) with σ² = num/den.
+          certifier<Real> c;
+          rdp_curve<Real> out{orders, {}};
+          const work_real d = work_real(x.sensitivity);
+          for (const Real& a : orders)
+            out.eps.push_back(
+                c.up(c.in(a)*d * d * work_real(x.variance_den) / (2 * work_real(x.variance_num))));
+          return out;
+        } else if constexpr (std::is_same_v<M, sparse_vector_mechanism<Real>>) {
+          rdp_curve<Real> out{orders, {}};
+          if (x.noise == svt_noise::laplace) {
+            certifier<Real> c;
+            const Real e1 = c.up(c.in(x.sensitivity) / c.in(x.threshold_scale));
+            const Real e2 = c.up(c.in(x.sensitivity) / c.in(x.query_scale));
+            for (const Real& a : orders) out.eps.push_back(svt_laplace_rdp(a, e1, e2, x.bound));
+          } else {
+            for (const Real& a : orders)
+              out.eps.push_back(svt_gaussian_rdp(a, x.sensitivity, x.threshold_scale, x.query_scale,
+                                                 x.max_queries, x.bound));
+          }
+          return out;
+        } else {
+          const std::optional<Real> eps = pure_epsilon_of<Real>(e.what);
+          if (*eps == Real(0)) return {orders, std::vector<Real>(orders.size(), Real(0))};
+          return pure_to_rdp_curve(*eps, orders);
+        }
+      },
+      e.what);
+}
+
+/// Amplification of an ε-DP or (ε, δ)-DP guarantee by the event's subsampling.
+template <real_scalar Real>
+approx_dp<Real> amplify_fixed(const approx_dp<Real>& p, const subsampling<Real>& s) {
+  if (s.scheme == sampling_scheme::poisson) return subsample_poisson(p, s.rate);
+  if (s.population > 0) return subsample_without_replacement(p, s.sample_size, s.population);
+  certifier<Real> c;
+  return amplify(c, p, c.in(s.rate));
+}
+
+template <real_scalar Real>
+event_part<Real> part_of(const event<Real>& e, const std::vector<Real>& orders) {
+  const param_checker chk(std::string("event[") + std::string(e.kind()) + "]");
+  event_part<Real> out;
+  const bool is_approx = std::holds_alternative<approx_mechanism<Real>>(e.what);
+  const bool pure_native = natively_pure(e.what);
+  bool as_pure = false;
+  switch (e.how) {
+    case analysis::automatic:
+      as_pure = pure_native;
+      break;
+    case analysis::pure:
+      chk.require(pure_epsilon_of<Real>(e.what).has_value(), "analysis",
+                  "rdp or automatic (this mechanism is not ε-DP)", "pure");
+      as_pure = true;
+      break;
+    case analysis::rdp:
+      chk.require(!is_approx, "analysis", "automatic or pure for an (ε, δ) event", "rdp");
+      break;
+  }
+  if (is_approx || as_pure) {
+    approx_dp<Real> p{};
+    if (is_approx) {
+      const auto& a = std::get<approx_mechanism<Real>>(e.what);
+      p = {a.epsilon, a.delta};
+    } else {
+      p = {*pure_epsilon_of<Real>(e.what), Real(0)};
+    }
+    if (e.sampling) p = amplify_fixed(p, *e.sampling);
+    out.fixed = compose_homogeneous(p, e.count);
+    return out;
+  }
+  rdp_curve<Real> c;
+  if (const auto* g = std::get_if<gaussian_mechanism<Real>>(&e.what); g && e.sampling) {
+    certifier<Real> cert;
+    const Real s = cert.down(cert.in(g->sigma) / cert.in(g->sensitivity));  // smaller s: larger ε
+    if (e.sampling->scheme == sampling_scheme::poisson) {
+      c = poisson_subsampled_gaussian_rdp(e.sampling->rate, s, orders);
+    } else {
+      Real gamma = e.sampling->rate;
+      if (e.sampling->population > 0)
+        gamma = cert.up(work_real(e.sampling->sample_size) / work_real(e.sampling->population));
+      c = subsampled_gaussian_rdp_wor(gamma, s, orders);
+    }
+  } else {
+    c = rdp_of(e, orders);
+    if (e.sampling) {
+      chk.require(e.sampling->scheme == sampling_scheme::poisson, "sampling.scheme",
+                  "poisson for the RDP analysis of this mechanism (Zhu–Wang bound)",
+                  std::string("without_replacement"));
+      c = poisson_subsampled_rdp_zw(c, e.sampling->rate);
+    }
+  }
+  out.curve = e.count == 1 ? std::move(c) : compose_rdp_steps(c, e.count);
+  return out;
+}
+
+}  // namespace detail
+
+/// Certified guarantee of a list of events (see the file comment).
+/// @throws invalid_parameter for an invalid event or option; std::domain_error if the Rényi
+/// part exists and options.delta is 0
+/// @spec ACC.ACCOUNT
+template <real_scalar Real>
+guarantee<Real> account(const std::vector<event<Real>>& events,
+                        const accounting_options<Real>& opt) {
+  opt.validate();
+  for (const auto& e : events) validate(e);
+  const std::vector<Real> orders = integer_orders<Real>(2, static_cast<int>(opt.max_order));
+  guarantee<Real> g;
+  std::vector<approx_dp<Real>> pure_parts, approx_parts;
+  std::optional<rdp_curve<Real>> rdp_total;
+  for (const auto& e : events) {
+    detail::event_part<Real> p = detail::part_of(e, orders);
+    if (p.fixed) {
+      (p.fixed->delta > Real(0) || std::holds_alternative<approx_mechanism<Real>>(e.what)
+           ? approx_parts
+           : pure_parts)
+          .push_back(*p.fixed);
+    }
+    if (p.curve) rdp_total = rdp_total ? compose_rdp(*rdp_total, *p.curve) : *p.curve;
+  }
+  std::vector<approx_dp<Real>> parts;
+  if (!pure_parts.empty()) {
+    g.pure_epsilon = compose_sequential(pure_parts).eps;
+    parts.push_back({g.pure_epsilon, Real(0)});
+  }
+  if (!approx_parts.empty()) {
+    g.approx_part = compose_sequential(approx_parts);
+    parts.push_back(g.approx_part);
+  }
+  if (rdp_total) {
+    if (!(opt.delta > Real(0)))
+      param_checker("accounting").fail("delta", "> 0 to convert the Rényi part", opt.delta);
+    g.rdp_part = rdp_to_dp(*rdp_total, opt.delta, opt.conversion);
+    parts.push_back(g.rdp_part->guarantee);
+  }
+  if (!parts.empty()) {
+    const approx_dp<Real> t = compose_sequential(parts);
+    g.epsilon = t.eps;
+    g.delta = t.delta;
+  }
+  g.method = opt.method;
+  return g;
+}
+
+/// The events of a run and the options they are accounted with; its JSON is the input of
+/// `dpref account` (ACC.LEDGER.ROUNDTRIP).
+/// @spec ACC.LEDGER
+template <real_scalar Real>
+class ledger {
+ public:
+  ledger() = default;
+  explicit ledger(accounting_options<Real> opt) : options_(std::move(opt)) { options_.validate(); }
+
+  /// Appends a validated event. @throws invalid_parameter
+  void record(event<Real> e) {
+    validate(e);
+    events_.push_back(std::move(e));
+  }
+  /// Appends e, or throws budget_exceeded (recording nothing) if the total with e would exceed
+  /// `limit` in ε or δ. Call it BEFORE drawing the noise of e.
+  /// @spec ACC.BUDGET
+  void charge(event<Real> e, const approx_dp<Real>& limit) {
+    validate(e);
+    events_.push_back(e);
+    guarantee<Real> t;
+    try {
+      t = total();
+    } catch (...) {
+      events_.pop_back();
+      throw;
+    }
+    if (t.epsilon > limit.eps || t.delta > limit.delta) {
+      events_.pop_back();
+      throw budget_exceeded("privacy budget: event " + std::string(e.kind()) +
+                            (e.label.empty() ? "" : " (" + e.label + ")") +
+                            " would spend epsilon = " + ::dpref::detail::to_text(t.epsilon) +
+                            ", delta = " + ::dpref::detail::to_text(t.delta) +
+                            " > limit epsilon = " + ::dpref::detail::to_text(limit.eps) +
+                            ", delta = " + ::dpref::detail::to_text(limit.delta));
+    }
+  }
+  [[nodiscard]] guarantee<Real> total() const { return account(events_, options_); }
+  [[nodiscard]] const std::vector<event<Real>>& events() const { return events_; }
+  [[nodiscard]] const accounting_options<Real>& options() const { return options_; }
+  void set_options(accounting_options<Real> opt) {
+    opt.validate();
+    options_ = std::move(opt);
+  }
+  [[nodiscard]] bool empty() const { return events_.empty(); }
+
+ private:
+  accounting_options<Real> options_{};
+  std::vector<event<Real>> events_;
+};
+
+}  // namespace dpref::accounting

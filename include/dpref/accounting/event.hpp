@@ -1,0 +1,372 @@
+// The event vocabulary (spec/accounting.md ACC.EVENT): what a mechanism call IS — its kind and
+// typed parameters, an optional subsampling step, a repetition count — never what it costs.
+// The accountant (accountant.hpp) maps events to guarantees; a ledger is a list of events plus
+// the accounting options, and its JSON is exactly the input of `dpref account`, so every run
+// can be re-accounted by the tool (spec ACC.LEDGER.ROUNDTRIP).
+//
+// Mechanisms (parameters; guarantee under the RDP method, the default):
+//   pure{epsilon}                 declared ε-DP (the proof is cited by the label)
+//   approx{epsilon, delta}        declared (ε, δ)-DP
+//   rdp{orders, epsilon}          declared RDP curve (orders > 1 increasing, ε(α) >= 0)
+//   laplace{sensitivity, scale}   x + Lap(b)^d, ℓ1 sensitivity: ε = Δ1/b (or its RDP curve)
+//   vector_laplace{sensitivity, scale}  density ∝ exp(−‖w‖₂/b), ℓ2 sensitivity: ε = Δ2/b
+//   gaussian{sensitivity, sigma}  N(0, σ²I), ℓ2 sensitivity: RDP αΔ²/(2σ²)
+//   exponential{utility_sensitivity, scale, monotone}  P ∝ exp(u/s): ε = 2Δu/s (Δu/s monotone)
+//   randomized_response{epsilon}  k-ary randomized response with parameter ε: ε-DP
+//   discrete_laplace{sensitivity, scale_num, scale_den}  integer query + discrete Laplace(t)
+//   discrete_gaussian{sensitivity, variance_num, variance_den}  integer query + N_Z(0, σ²):
+//                                 RDP αΔ²/(2σ²) (Canonne–Kamath–Steinke 2020)
+//   sparse_vector{noise, sensitivity, threshold_scale, query_scale, max_queries, bound}
+//                                 AboveThreshold with one TOP answer (Laplace: ε1 + 2ε2 pure,
+//                                 or its RDP; Gaussian: RDP only)
+// Subsampling (optional): {scheme: poisson, rate q, neighbouring: add_remove} or
+// {scheme: without_replacement, sample_size m, population n (or rate), neighbouring:
+// replace_one}; pure mechanisms are amplified in ε (ln(1 + q(e^ε − 1))), the Gaussian in RDP
+// (Poisson: Mironov–Talwar–Zhang; without replacement: Wang–Balle–Kasiviswanathan), the Laplace
+// and the sparse vector in RDP by the Zhu–Wang general bound (Poisson, analysis "rdp").
+// Other combinations are refused.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <variant>
+#include <vector>
+
+#include "dpref/accounting/svt.hpp"
+#include "dpref/accounting/types.hpp"
+#include "dpref/error.hpp"
+#include "dpref/io/fields.hpp"
+#include "dpref/params.hpp"
+#include "dpref/scalar.hpp"
+
+namespace dpref::accounting {
+
+// ------------------------------------------------------------------------------- mechanisms --
+
+template <real_scalar Real>
+struct pure_mechanism {
+  static constexpr std::string_view name = "pure";
+  Real epsilon{};
+  template <class V>
+  void fields(V&& v) {
+    v("epsilon", epsilon, "declared ε >= 0");
+  }
+};
+
+template <real_scalar Real>
+struct approx_mechanism {
+  static constexpr std::string_view name = "approx";
+  Real epsilon{};
+  Real delta{};
+  template <class V>
+  void fields(V&& v) {
+    v("epsilon", epsilon, "declared ε >= 0");
+    v("delta", delta, "declared δ in [0, 1)");
+  }
+};
+
+template <real_scalar Real>
+struct rdp_mechanism {
+  static constexpr std::string_view name = "rdp";
+  std::vector<Real> orders;
+  std::vector<Real> epsilon;
+  template <class V>
+  void fields(V&& v) {
+    v("orders", orders, "orders α > 1, strictly increasing");
+    v("epsilon", epsilon, "ε(α) >= 0 at each order");
+  }
+};
+
+template <real_scalar Real>
+struct laplace_mechanism {
+  static constexpr std::string_view name = "laplace";
+  Real sensitivity{};
+  Real scale{};
+  template <class V>
+  void fields(V&& v) {
+    v("sensitivity", sensitivity, "ℓ1 sensitivity Δ1 > 0");
+    v("scale", scale, "Laplace scale b > 0");
+  }
+};
+
+template <real_scalar Real>
+struct vector_laplace_mechanism {
+  static constexpr std::string_view name = "vector_laplace";
+  Real sensitivity{};
+  Real scale{};
+  template <class V>
+  void fields(V&& v) {
+    v("sensitivity", sensitivity, "ℓ2 sensitivity Δ2 >= 0");
+    v("scale", scale, "scale b > 0 of the density ∝ exp(−‖w‖₂/b)");
+  }
+};
+
+template <real_scalar Real>
+struct gaussian_mechanism {
+  static constexpr std::string_view name = "gaussian";
+  Real sensitivity{};
+  Real sigma{};
+  template <class V>
+  void fields(V&& v) {
+    v("sensitivity", sensitivity, "ℓ2 sensitivity Δ2 > 0");
+    v("sigma", sigma, "noise standard deviation σ > 0");
+  }
+};
+
+template <real_scalar Real>
+struct exponential_mechanism {
+  static constexpr std::string_view name = "exponential";
+  Real utility_sensitivity{};
+  Real scale{};
+  bool monotone = false;
+  template <class V>
+  void fields(V&& v) {
+    v("utility_sensitivity", utility_sensitivity, "utility sensitivity Δu > 0");
+    v("scale", scale, "scale s > 0 of P ∝ exp(u/s)");
+    v("monotone", monotone, "whether the utility is monotone in the data set");
+  }
+};
+
+template <real_scalar Real>
+struct randomized_response_mechanism {
+  static constexpr std::string_view name = "randomized_response";
+  Real epsilon{};
+  template <class V>
+  void fields(V&& v) {
+    v("epsilon", epsilon, "ε > 0 of k-ary randomized response");
+  }
+};
+
+template <real_scalar Real>
+struct discrete_laplace_mechanism {
+  static constexpr std::string_view name = "discrete_laplace";
+  std::int64_t sensitivity = 1;
+  std::int64_t scale_num = 1;
+  std::int64_t scale_den = 1;
+  template <class V>
+  void fields(V&& v) {
+    v("sensitivity", sensitivity, "integer sensitivity Δ >= 1");
+    v("scale_num", scale_num, "numerator of the scale t = num/den (P(z) ∝ exp(−|z|/t))");
+    v("scale_den", scale_den, "denominator of the scale t");
+  }
+};
+
+template <real_scalar Real>
+struct discrete_gaussian_mechanism {
+  static constexpr std::string_view name = "discrete_gaussian";
+  std::int64_t sensitivity = 1;
+  std::int64_t variance_num = 1;
+  std::int64_t variance_den = 1;
+  template <class V>
+  void fields(V&& v) {
+    v("sensitivity", sensitivity, "integer sensitivity Δ >= 1");
+    v("variance_num", variance_num, "numerator of σ² = num/den");
+    v("variance_den", variance_den, "denominator of σ²");
+  }
+};
+
+/// Noise of the sparse-vector (AboveThreshold) mechanism.
+enum class svt_noise { laplace, gaussian };
+constexpr auto enum_names(svt_noise) {
+  return std::array{std::pair{svt_noise::laplace, std::string_view("laplace")},
+                    std::pair{svt_noise::gaussian, std::string_view("gaussian")}};
+}
+constexpr auto enum_names(svt_bound) {
+  return std::array{std::pair{svt_bound::proven, std::string_view("proven")},
+                    std::pair{svt_bound::paper_eq4_5, std::string_view("unproven_eq4_5")}};
+}
+
+template <real_scalar Real>
+struct sparse_vector_mechanism {
+  static constexpr std::string_view name = "sparse_vector";
+  svt_noise noise = svt_noise::laplace;
+  Real sensitivity{};
+  Real threshold_scale{};  ///< b1 (Laplace) or σ1 (Gaussian)
+  Real query_scale{};      ///< b2 (Laplace) or σ2 (Gaussian)
+  long long max_queries = 1;
+  svt_bound bound = svt_bound::proven;
+  template <class V>
+  void fields(V&& v) {
+    v("noise", noise, "laplace or gaussian");
+    v("sensitivity", sensitivity, "query sensitivity Δ > 0");
+    v("threshold_scale", threshold_scale, "threshold noise scale (b1 or σ1) > 0");
+    v("query_scale", query_scale, "query noise scale (b2 or σ2) > 0");
+    v("max_queries", max_queries, "at most k queries (k >= 1; used by the Gaussian bound)");
+    v("bound", bound, "proven, or unproven_eq4_5 (reproduces a paper; not a guarantee)");
+  }
+};
+
+template <real_scalar Real>
+using mechanism =
+    std::variant<pure_mechanism<Real>, approx_mechanism<Real>, rdp_mechanism<Real>,
+                 laplace_mechanism<Real>, vector_laplace_mechanism<Real>, gaussian_mechanism<Real>,
+                 exponential_mechanism<Real>, randomized_response_mechanism<Real>,
+                 discrete_laplace_mechanism<Real>, discrete_gaussian_mechanism<Real>,
+                 sparse_vector_mechanism<Real>>;
+
+/// Name of the mechanism held by m (the JSON "mechanism" value).
+template <real_scalar Real>
+std::string_view mechanism_name(const mechanism<Real>& m) {
+  return std::visit([](const auto& x) { return std::decay_t<decltype(x)>::name; }, m);
+}
+
+// ------------------------------------------------------------------------------ subsampling --
+
+enum class sampling_scheme { poisson, without_replacement };
+constexpr auto enum_names(sampling_scheme) {
+  return std::array{
+      std::pair{sampling_scheme::poisson, std::string_view("poisson")},
+      std::pair{sampling_scheme::without_replacement, std::string_view("without_replacement")}};
+}
+/// Neighbouring relation of the data sets the guarantee is about.
+enum class neighbouring { add_remove, replace_one };
+constexpr auto enum_names(neighbouring) {
+  return std::array{std::pair{neighbouring::add_remove, std::string_view("add_remove")},
+                    std::pair{neighbouring::replace_one, std::string_view("replace_one")}};
+}
+
+/// A subsampling step before the mechanism. Poisson: each record independently with
+/// probability `rate`. Without replacement: `sample_size` of `population` records (or, when
+/// both are 0, a sampling ratio `rate` as in Wang–Balle–Kasiviswanathan's γ).
+template <real_scalar Real>
+struct subsampling {
+  sampling_scheme scheme = sampling_scheme::poisson;
+  Real rate{};
+  long long sample_size = 0;
+  long long population = 0;
+  neighbouring relation = neighbouring::add_remove;
+  template <class V>
+  void fields(V&& v) {
+    v("scheme", scheme, "poisson or without_replacement");
+    v("rate", rate, "sampling probability q in (0, 1] (Poisson, or WOR ratio)");
+    v("sample_size", sample_size, "m records drawn without replacement (0: use rate)");
+    v("population", population, "n records sampled from (0: use rate)");
+    v("neighbouring", relation, "add_remove (Poisson) or replace_one (without replacement)");
+  }
+};
+
+/// How the accountant analyses an event under the RDP method.
+enum class analysis {
+  automatic,  ///< the default of the kind (see the file comment)
+  pure,       ///< as ε-DP (pure mechanisms only), composed by adding ε
+  rdp         ///< as a Rényi-DP curve (Laplace and pure events through the tight conversion)
+};
+constexpr auto enum_names(analysis) {
+  return std::array{std::pair{analysis::automatic, std::string_view("automatic")},
+                    std::pair{analysis::pure, std::string_view("pure")},
+                    std::pair{analysis::rdp, std::string_view("rdp")}};
+}
+
+// ------------------------------------------------------------------------------------ event --
+
+/// One mechanism call (repeated `count` times with the same parameters).
+/// @spec ACC.EVENT
+template <real_scalar Real>
+struct event {
+  mechanism<Real> what = pure_mechanism<Real>{};
+  std::optional<subsampling<Real>> sampling;
+  analysis how = analysis::automatic;
+  long long count = 1;
+  std::string label;  ///< where in the algorithm (free text, e.g. "ev Algorithm 2 step 1, k = 3")
+
+  [[nodiscard]] std::string_view kind() const { return mechanism_name(what); }
+};
+
+/// Shorthand constructors.
+template <real_scalar Real>
+event<Real> make_event(mechanism<Real> m, long long count = 1, std::string label = {}) {
+  event<Real> e;
+  e.what = std::move(m);
+  e.count = count;
+  e.label = std::move(label);
+  return e;
+}
+
+/// Validates an event: parameters of its mechanism, subsampling, count in [1, 10^18].
+/// @throws invalid_parameter "event.<field> must be ..., got ..."
+/// @spec ACC.EVENT
+template <real_scalar Real>
+void validate(const event<Real>& e) {
+  const param_checker c(std::string("event[") + std::string(e.kind()) + "]");
+  c.at_least<long long>("count", e.count, 1, 1000000000000000000LL);
+  std::visit(
+      [&](const auto& m) {
+        using M = std::decay_t<decltype(m)>;
+        if constexpr (std::is_same_v<M, pure_mechanism<Real>>) {
+          c.nonnegative("epsilon", m.epsilon);
+        } else if constexpr (std::is_same_v<M, approx_mechanism<Real>>) {
+          c.nonnegative("epsilon", m.epsilon);
+          c.delta("delta", m.delta);
+        } else if constexpr (std::is_same_v<M, rdp_mechanism<Real>>) {
+          c.require(!m.orders.empty(), "orders", "non-empty", m.orders.size());
+          c.require(m.orders.size() == m.epsilon.size(), "epsilon", "of the same length as orders",
+                    m.epsilon.size());
+          for (std::size_t i = 0; i < m.orders.size(); ++i) {
+            c.require(is_finite_value(m.orders[i]) && m.orders[i] > Real(1), "orders",
+                      "finite and > 1", m.orders[i]);
+            if (i > 0)
+              c.require(m.orders[i] > m.orders[i - 1], "orders", "strictly increasing",
+                        m.orders[i]);
+            c.nonnegative("epsilon", m.epsilon[i]);
+          }
+        } else if constexpr (std::is_same_v<M, laplace_mechanism<Real>> ||
+                             std::is_same_v<M, gaussian_mechanism<Real>>) {
+          c.positive("sensitivity", m.sensitivity);
+          if constexpr (std::is_same_v<M, laplace_mechanism<Real>>)
+            c.positive("scale", m.scale);
+          else
+            c.positive("sigma", m.sigma);
+        } else if constexpr (std::is_same_v<M, vector_laplace_mechanism<Real>>) {
+          c.nonnegative("sensitivity", m.sensitivity);
+          c.positive("scale", m.scale);
+        } else if constexpr (std::is_same_v<M, exponential_mechanism<Real>>) {
+          c.positive("utility_sensitivity", m.utility_sensitivity);
+          c.positive("scale", m.scale);
+        } else if constexpr (std::is_same_v<M, randomized_response_mechanism<Real>>) {
+          c.positive("epsilon", m.epsilon);
+        } else if constexpr (std::is_same_v<M, discrete_laplace_mechanism<Real>>) {
+          c.at_least<std::int64_t>("sensitivity", m.sensitivity, 1);
+          c.at_least<std::int64_t>("scale_num", m.scale_num, 1);
+          c.at_least<std::int64_t>("scale_den", m.scale_den, 1);
+        } else if constexpr (std::is_same_v<M, discrete_gaussian_mechanism<Real>>) {
+          c.at_least<std::int64_t>("sensitivity", m.sensitivity, 1);
+          c.at_least<std::int64_t>("variance_num", m.variance_num, 1);
+          c.at_least<std::int64_t>("variance_den", m.variance_den, 1);
+        } else if constexpr (std::is_same_v<M, sparse_vector_mechanism<Real>>) {
+          c.positive("sensitivity", m.sensitivity);
+          c.positive("threshold_scale", m.threshold_scale);
+          c.positive("query_scale", m.query_scale);
+          c.at_least<long long>("max_queries", m.max_queries, 1);
+        }
+      },
+      e.what);
+  if (e.sampling) {
+    const auto& s = *e.sampling;
+    const param_checker cs(std::string("event[") + std::string(e.kind()) + "].sampling");
+    if (s.scheme == sampling_scheme::poisson) {
+      cs.rate("rate", s.rate);
+      cs.require(s.sample_size == 0 && s.population == 0, "sample_size",
+                 "0 for Poisson sampling (give the rate)", s.sample_size);
+      cs.require(s.relation == neighbouring::add_remove, "neighbouring",
+                 "add_remove for Poisson sampling", std::string("replace_one"));
+    } else {
+      const bool counts = s.sample_size != 0 || s.population != 0;
+      if (counts) {
+        cs.at_least<long long>("population", s.population, 1);
+        cs.at_least<long long>("sample_size", s.sample_size, 1, s.population);
+        cs.require(s.rate == Real(0), "rate", "0 when sample_size and population are given",
+                   s.rate);
+      } else {
+        cs.rate("rate", s.rate);
+      }
+      cs.require(s.relation == neighbouring::replace_one, "neighbouring",
+                 "replace_one for sampling without replacement", std::string("add_remove"));
+    }
+  }
+}
+
+}  // namespace dpref::accounting

@@ -1,0 +1,29 @@
+// Text of a guarantee that never understates it (spec/architecture.md ARCH.NUMBERS): x is
+// converted exactly to MPFR and printed with `digits` significant digits rounded toward +∞,
+// so "0.1" is never printed for the double 0.1000000000000000055….
+#pragma once
+
+#include <mpfr.h>
+
+#include <string>
+
+#include "dpref/accounting/certified.hpp"
+
+namespace dpref::io {
+
+/// x with `digits` significant digits, rounded up (toward +∞).
+/// @spec ARCH.NUMBERS
+template <real_scalar Real>
+std::string format_upward(const Real& x, int digits) {
+  if (!is_finite_value(x)) return x > Real(0) ? "inf" : (x < Real(0) ? "-inf" : "nan");
+  accounting::working_precision_scope scope(accounting::working_bits(binary_digits<Real>()));
+  const accounting::work_real w = accounting::detail::to_work(x);  // exact
+  const std::string fmt = "%." + std::to_string(digits < 1 ? 1 : digits) + "RUg";
+  char* buf = nullptr;
+  if (mpfr_asprintf(&buf, fmt.c_str(), w.data()) < 0) return "?";
+  std::string out(buf);
+  mpfr_free_str(buf);
+  return out;
+}
+
+}  // namespace dpref::io

@@ -1,0 +1,97 @@
+// What every run of every algorithm reports besides its iterates (spec/architecture.md
+// ARCH.RESULT): how it ended (status + message), how many iterations ran, and its privacy —
+// whether the algorithm is private at all, the budget the caller asked for, the ledger of every
+// mechanism call and the certified guarantee the accountant derives from that ledger.
+//
+// Paper results derive from run_report:
+//     template <real_scalar Real> struct result : run_report<Real> {
+//       <iterates>;  std::optional<<trace>> trace;  ...
+//     };
+#pragma once
+
+#include <string>
+
+#include "dpref/accounting/accountant.hpp"
+#include "dpref/params.hpp"
+#include "dpref/status.hpp"
+
+namespace dpref {
+
+/// The budget a caller asks for. A run whose certified guarantee would exceed it fails before
+/// releasing anything, unless `allow_over_budget` is set (only for modes that reproduce a
+/// paper's unsound calibration on purpose); then the report says budget_met = false.
+/// @spec ARCH.BUDGET
+template <real_scalar Real>
+struct privacy_budget_request {
+  Real epsilon = Real(1);
+  Real delta = Real(0);
+  bool allow_over_budget = false;
+
+  template <class V>
+  void fields(V&& v) {
+    v("epsilon", epsilon, "privacy budget ε > 0 (a bound: the run fails rather than exceed it)");
+    v("delta", delta, "privacy budget δ in [0, 1)");
+    v("allow_over_budget", allow_over_budget,
+      "run even if the certified guarantee exceeds the budget (paper-reproduction modes only)");
+  }
+  void validate(const param_checker& c) const {
+    c.positive("epsilon", epsilon);
+    c.delta("delta", delta);
+  }
+};
+
+/// Privacy of one run. `is_private == false` (non-private baselines) means NO guarantee is
+/// claimed: the JSON then says "private": false and carries no ε.
+/// @spec ARCH.RESULT
+template <real_scalar Real>
+struct privacy_report {
+  bool is_private = true;
+  accounting::approx_dp<Real> requested{};
+  accounting::ledger<Real> ledger;
+  accounting::guarantee<Real> guarantee{};
+  bool budget_met = true;
+};
+
+/// Shared part of every result. @spec ARCH.RESULT
+template <real_scalar Real>
+struct run_report {
+  dpref::status status = dpref::status::completed;
+  std::string message;
+  long long iterations = 0;
+  privacy_report<Real> privacy;
+};
+
+/// Accounts `plan` (the ledger of every mechanism call the run WILL make, built before any
+/// noise is drawn) against the request: returns the certified guarantee, or throws
+/// accounting::budget_exceeded naming both when it exceeds the budget and
+/// `allow_over_budget` is not set. Call it before the first release.
+/// @spec ARCH.BUDGET
+template <real_scalar Real>
+privacy_report<Real> plan_privacy(accounting::ledger<Real> plan,
+                                  const privacy_budget_request<Real>& req, std::string_view who) {
+  privacy_report<Real> r;
+  r.requested = {req.epsilon, req.delta};
+  r.guarantee = plan.total();
+  r.ledger = std::move(plan);
+  r.budget_met = !(r.guarantee.epsilon > req.epsilon) && !(r.guarantee.delta > req.delta);
+  if (!r.budget_met && !req.allow_over_budget)
+    throw accounting::budget_exceeded(
+        std::string(who) +
+        ": the certified guarantee (epsilon = " + ::dpref::detail::to_text(r.guarantee.epsilon) +
+        ", delta = " + ::dpref::detail::to_text(r.guarantee.delta) +
+        ") exceeds the requested budget (epsilon = " + ::dpref::detail::to_text(req.epsilon) +
+        ", delta = " + ::dpref::detail::to_text(req.delta) +
+        "); nothing was released (set allow_over_budget to reproduce an over-budget paper "
+        "setting)");
+  return r;
+}
+
+/// A non-private run: no ledger, no guarantee.
+template <real_scalar Real>
+privacy_report<Real> non_private() {
+  privacy_report<Real> r;
+  r.is_private = false;
+  return r;
+}
+
+}  // namespace dpref

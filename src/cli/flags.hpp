@@ -1,0 +1,165 @@
+// Command-line flags derived from a field list (spec/architecture.md ARCH.CLI): every field of
+// a configuration struct becomes "--<name>" ('_' -> '-'; fields of nested structs get the
+// struct's name as a prefix, except in "transparent" sections such as "problem" and "params").
+// The flags only collect text; `build` turns them into the same JSON document a `--params` file
+// gives, with each value's display name set to its flag, and the library's strict reader does
+// the rest (one validation path: the message names the flag and the value).
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <map>
+#include <memory>
+#include <optional>
+#include <set>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <vector>
+
+#include "dpref/io/json.hpp"
+
+namespace dpref::cli {
+
+/// The flags of one command.
+class flag_set {
+ public:
+  /// Registers a flag for every leaf field of T on `cmd`. JSON pointers start at `root`
+  /// (e.g. "" for a whole config); sections named in `transparent` add no flag prefix.
+  template <io::has_fields T>
+  void add(CLI::App* cmd, const std::string& root = "",
+           std::set<std::string> transparent = {"problem", "params", "budget"}) {
+    T defaults{};
+    visit_fields(cmd, defaults, root, "", transparent);
+  }
+
+  /// Adds `--params FILE` (a JSON document of the same shape) to `cmd`.
+  void add_params_file(CLI::App* cmd, const std::string& what) {
+    cmd->add_option("--params", params_file_,
+                    "JSON file with the " + what +
+                        " (the schema of spec/architecture.md); flags "
+                        "given on the command line override its values");
+  }
+
+  /// Sets the JSON file the flags are applied on top of (a positional argument, say).
+  void set_params_file(std::string path) { params_file_ = std::move(path); }
+
+  /// The document: --params file (if any) with every given flag applied on top.
+  /// @throws std::invalid_argument for an unreadable or malformed file
+  [[nodiscard]] io::document build(const std::string& source = "command line") const {
+    io::json root = io::json::object();
+    std::optional<io::document> file;
+    if (!params_file_.empty()) {
+      file = io::document::from_file(params_file_);
+      if (!file->root().is_object())
+        throw std::invalid_argument(params_file_ + ": (top level) must be a JSON object");
+      root = file->root();
+    }
+    std::vector<std::pair<std::string, std::string>> names;  // pointer -> flag
+    for (const auto& f : flags_) {
+      if (!f->given()) continue;
+      root[io::json::json_pointer(f->pointer)] = f->value();
+      names.emplace_back(f->pointer, f->flag);
+      if (f->is_list)
+        for (std::size_t i = 0; i < f->value().size(); ++i)
+          names.emplace_back(f->pointer + "/" + std::to_string(i), f->flag);
+    }
+    io::document d = file ? io::document::rebuild(*file, std::move(root))
+                          : io::document::from_value(std::move(root), source);
+    for (auto& [p, n] : names) d.set_display_name(p, n);
+    return d;
+  }
+
+ private:
+  struct flag {
+    std::string flag, pointer;
+    bool is_list = false;
+    std::string text;
+    std::optional<bool> on;
+    std::vector<std::string> items;
+    CLI::Option* opt = nullptr;
+    [[nodiscard]] bool given() const { return on.has_value() || (opt && opt->count() > 0); }
+    [[nodiscard]] io::json value() const {
+      if (on) return *on;
+      if (is_list) {
+        io::json a = io::json::array();
+        for (const auto& s : items) a.push_back(s);
+        return a;
+      }
+      return text;
+    }
+  };
+
+  static std::string dashed(std::string s) {
+    for (char& c : s)
+      if (c == '_') c = '-';
+    return s;
+  }
+
+  template <class T>
+  void visit_fields(CLI::App* cmd, T& obj, const std::string& pointer, const std::string& prefix,
+                    const std::set<std::string>& transparent) {
+    obj.fields([&](std::string_view name, auto& field, std::string_view help = {}) {
+      using F = std::decay_t<decltype(field)>;
+      const std::string key(name);
+      const std::string ptr = pointer + "/" + io::pointer_escape(key);
+      if constexpr (io::has_fields<F>) {
+        const std::string pre = transparent.count(key) ? prefix : prefix + key + "_";
+        visit_fields(cmd, field, ptr, pre, transparent);
+      } else {
+        add_leaf<F>(cmd, prefix + key, ptr, std::string(help), field);
+      }
+    });
+  }
+
+  template <class F>
+  void add_leaf(CLI::App* cmd, const std::string& key, const std::string& ptr,
+                const std::string& help, const F& def) {
+    auto f = std::make_unique<flag>();
+    f->flag = "--" + dashed(key);
+    f->pointer = ptr;
+    if (seen_.count(f->flag))
+      throw std::logic_error("flag_set: two fields map to the flag " + f->flag);
+    seen_.insert(f->flag);
+    std::string desc = help;
+    if constexpr (std::is_same_v<F, bool>) {
+      flag* raw = f.get();
+      cmd->add_flag_function(
+          f->flag + ",!--no-" + dashed(key), [raw](std::int64_t n) { raw->on = n > 0; },
+          desc + (def ? " (default: on)" : " (default: off)"));
+    } else if constexpr (io::named_enum<F>) {
+      std::string choices;
+      for (const auto& [v, n] : enum_names(F{}))
+        choices.append(choices.empty() ? "" : "|").append(n);
+      f->opt = cmd->add_option(
+          f->flag, f->text,
+          desc + " {" + choices + "} (default: " + std::string(io::enum_to_string(def)) + ")");
+    } else if constexpr (requires {
+                           typename F::value_type;
+                           def.begin();
+                         } &&
+                         !std::is_same_v<F, std::string>) {
+      f->is_list = true;
+      f->opt = cmd->add_option(f->flag, f->items, desc + " (comma-separated list)")->delimiter(',');
+    } else if constexpr (requires { def.rows(); }) {
+      f->is_list = true;
+      f->opt = cmd->add_option(f->flag, f->items, desc + " (comma-separated list)")->delimiter(',');
+    } else {
+      std::string shown;
+      if constexpr (std::is_same_v<F, std::string>)
+        shown = def.empty() ? std::string("none") : "'" + def + "'";
+      else if constexpr (std::is_integral_v<F>)
+        shown = std::to_string(def);
+      else
+        shown = io::format_real(def);
+      f->opt = cmd->add_option(f->flag, f->text, desc + " (default: " + shown + ")");
+    }
+    flags_.push_back(std::move(f));
+  }
+
+  std::vector<std::unique_ptr<flag>> flags_;
+  std::set<std::string> seen_;
+  std::string params_file_;
+};
+
+}  // namespace dpref::cli

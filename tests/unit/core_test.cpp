@@ -1,0 +1,277 @@
+// The shared shape of every paper module (spec/architecture.md): status, parameter validation,
+// exact number text, strict JSON.
+#include <gtest/gtest.h>
+#include <rapidcheck/gtest.h>
+
+#include <cmath>
+#include <limits>
+#include <string>
+
+#include "dpref/io/json.hpp"
+#include "dpref/io/number_text.hpp"
+#include "dpref/params.hpp"
+#include "dpref/status.hpp"
+#include "support/generators.hpp"
+#include "support/scalars.hpp"
+
+namespace {
+
+using namespace dpref;
+using dpref::io::document;
+using dpref::io::node;
+
+template <class F>
+std::string message_of(F&& f) {
+  try {
+    f();
+  } catch (const std::exception& e) {
+    return e.what();
+  }
+  return "(no exception)";
+}
+
+TEST(ARCH_STATUS, NamesRoundTripAndUnknownNamesAreRefused) {
+  for (const auto& [s, name] : status_names) {
+    EXPECT_EQ(to_string(s), name);
+    EXPECT_EQ(status_from_string(name), s);
+  }
+  const std::string m = message_of([] { (void)status_from_string("done"); });
+  EXPECT_NE(m.find("got 'done'"), std::string::npos) << m;
+  EXPECT_NE(m.find("budget_exhausted"), std::string::npos) << m;
+}
+
+TEST(ARCH_PARAMS, OneMessageShapeNamingOwnerFieldConditionAndValue) {
+  const param_checker c("ev::params");
+  EXPECT_EQ(message_of([&] { c.positive("epsilon", std::nan("")); }),
+            "ev::params.epsilon must be finite and > 0, got nan");
+  EXPECT_EQ(message_of([&] { c.positive("epsilon", -1.0); }),
+            "ev::params.epsilon must be finite and > 0, got -1");
+  EXPECT_EQ(message_of([&] { c.delta("delta", 1.0); }),
+            "ev::params.delta must be in [0, 1), got 1");
+  EXPECT_EQ(message_of([&] { c.at_least<long long>("iterations", 1, 2); }),
+            "ev::params.iterations must be >= 2, got 1");
+  EXPECT_EQ(message_of([&] { c.at_least<int>("threads", 0, 1, 256); }),
+            "ev::params.threads must be >= 1 and <= 256, got 0");
+  EXPECT_THROW(c.rate("q", 0.0), invalid_parameter);
+  EXPECT_NO_THROW(c.rate("q", 1.0));
+  EXPECT_NO_THROW(c.delta("delta", 0.0));
+  try {
+    c.nonnegative("gamma", -2.0);
+    FAIL() << "no exception";
+  } catch (const invalid_parameter& e) {
+    EXPECT_EQ(e.field(), "gamma");
+  }
+}
+
+TEST(ARCH_NUMBERS, DecimalTextIsConvertedOnceAtTheTargetPrecision) {
+  // 0.1 at mp50 is the mp50 value nearest 1/10, not the double 0.1 widened.
+  const mp50 tenth = io::parse_real<mp50>("0.1", "x");
+  EXPECT_EQ(tenth, mp50(1) / 10);
+  EXPECT_NE(tenth, mp50(0.1));
+  EXPECT_EQ(io::parse_real<double>("0.1", "x"), 0.1);
+  EXPECT_EQ(io::parse_real<long double>("0.1", "x"), 0.1L);
+  // negative control: the widened double differs from 1/10 at mp50
+  EXPECT_NE(mp50(io::parse_real<double>("0.1", "x")), mp50(1) / 10);
+}
+
+TEST(ARCH_NUMBERS, RefusesWhatIsNotAFiniteDecimalNumber) {
+  for (const char* bad : {"", "nan", "inf", "-inf", "0x10", " 1", "1 ", "+1", "1e", "1.", ".5",
+                          "1e400", "-1e400", "1,5", "1e-400", "abc"}) {
+    const std::string m = message_of([&] { (void)io::parse_real<double>(bad, "--epsilon"); });
+    EXPECT_EQ(m.rfind("--epsilon ", 0), 0u) << bad << ": " << m;
+    EXPECT_NE(m.find(std::string("'") + bad + "'"), std::string::npos) << m;
+  }
+  EXPECT_EQ(io::parse_real<double>("0", "x"), 0.0);
+  EXPECT_EQ(io::parse_real<double>("-0.0e5", "x"), 0.0);
+  EXPECT_EQ(io::parse_real<double>("1e308", "x"), 1e308);
+}
+
+TEST(ARCH_NUMBERS, IntegersAreRangeCheckedNeverWrappedOrTruncated) {
+  EXPECT_EQ(io::parse_integer<long long>("10000", "count"), 10000);
+  EXPECT_EQ(io::parse_integer<std::uint64_t>("18446744073709551615", "seed"),
+            std::numeric_limits<std::uint64_t>::max());
+  for (const char* bad : {"-1", "2.5", "1e3", "18446744073709551616", "", "+3", "0x1", " 1"}) {
+    const std::string m =
+        message_of([&] { (void)io::parse_integer<std::uint64_t>(bad, "--seed"); });
+    EXPECT_NE(m.find("--seed must be an integer in [0, 18446744073709551615]"), std::string::npos)
+        << bad << ": " << m;
+  }
+  const std::string m =
+      message_of([] { (void)io::parse_integer<long long>("10000000000000000000", "count"); });
+  EXPECT_NE(m.find("got '10000000000000000000'"), std::string::npos) << m;
+}
+
+template <class R>
+class ARCH_NUMBERS_ROUNDTRIP : public ::testing::Test {};
+using all_scalars = ::testing::Types<double, long double, mp50, mpfr_real>;
+TYPED_TEST_SUITE(ARCH_NUMBERS_ROUNDTRIP, all_scalars, dpref::test::scalar_names);
+
+TYPED_TEST(ARCH_NUMBERS_ROUNDTRIP, FormatThenParseIsTheIdentity) {
+  using R = TypeParam;
+  for (const R& x : {R(1) / 3, R(-2) / 7, R(1) / 10, R(123456789), R(1e-300), R(0)}) {
+    const std::string t = io::format_real(x);
+    EXPECT_EQ(io::parse_real<R>(t, "x"), x) << t;
+  }
+}
+
+RC_GTEST_PROP(ARCH_NUMBERS_ROUNDTRIP, AnyFiniteDoubleRoundTrips, (double x)) {
+  RC_PRE(std::isfinite(x));
+  RC_ASSERT(io::parse_real<double>(io::format_real(x), "x") == x);
+}
+
+TEST(ARCH_JSON, DuplicateKeysAreRefusedWithTheirPath) {
+  const std::string m =
+      message_of([] { (void)document::parse(R"({"a": {"count": 1, "count": 2}})", "in.json"); });
+  EXPECT_EQ(m, "in.json: /a/count must be a key that appears once");
+}
+
+TEST(ARCH_JSON, NestingDepthAndSizeAreBounded) {
+  std::string deep(100000, '[');
+  deep += std::string(100000, ']');
+  const std::string m = message_of([&] { (void)document::parse(deep, "deep.json"); });
+  EXPECT_NE(m.find("nested at most 64 levels deep"), std::string::npos) << m;
+  io::parse_limits tiny;
+  tiny.max_bytes = 10;
+  EXPECT_THROW((void)document::parse(R"({"a": 1234567890})", "x", tiny), std::invalid_argument);
+  EXPECT_NO_THROW((void)document::parse("[[[[1]]]]", "ok"));
+}
+
+TEST(ARCH_JSON, MalformedTextNamesTheSource) {
+  const std::string m = message_of([] { (void)document::parse("{\"a\": }", "f.json"); });
+  EXPECT_EQ(m.rfind("f.json: malformed JSON at byte", 0), 0u) << m;
+}
+
+struct toy_params {
+  double epsilon = 1;
+  long long count = 1;
+  bool trace = false;
+  std::string name = "x";
+  std::vector<double> weights;
+  template <class V>
+  void fields(V&& v) {
+    v("epsilon", epsilon, "ε");
+    v("count", count, "n");
+    v("trace", trace, "t");
+    v("name", name, "s");
+    v("weights", weights, "w");
+  }
+};
+
+TEST(ARCH_JSON, TypedReadsRefuseWrongTypesAndUnknownKeys) {
+  auto read = [](const char* text) {
+    const document d = document::parse(text, "p.json");
+    toy_params p;
+    io::read_fields(node(d), p);
+    return p;
+  };
+  EXPECT_EQ(read(R"({"count": 10000})").count, 10000);
+  EXPECT_EQ(message_of([&] { read(R"({"Count": 10000})"); }),
+            "p.json: (top level) has unknown key \"Count\" (valid keys: count, epsilon, name, "
+            "trace, weights)");
+  EXPECT_EQ(message_of([&] { read(R"({"count": 2.5})"); }),
+            "p.json: /count must be an integer in [-9223372036854775808, 9223372036854775807] "
+            "(no fraction, no exponent), got 2.5");
+  EXPECT_EQ(message_of([&] { read(R"({"count": true})"); }),
+            "p.json: /count must be an integer in [-9223372036854775808, 9223372036854775807] "
+            "(no fraction, no exponent), got true");
+  EXPECT_EQ(message_of([&] { read(R"({"count": 1e19})"); }).find("got 1e19") != std::string::npos,
+            true);
+  EXPECT_EQ(message_of([&] { read(R"({"epsilon": "abc"})"); }),
+            "p.json: /epsilon must be a finite decimal number in the range of double, got \"abc\"");
+  EXPECT_EQ(message_of([&] { read(R"({"trace": 1})"); }),
+            "p.json: /trace must be true or false, got 1");
+  EXPECT_EQ(message_of([&] { read(R"({"weights": [1, "x"]})"); }),
+            "p.json: /weights/1 must be a finite decimal number in the range of double, got \"x\"");
+  const toy_params ok = read(R"({"epsilon": "0.25", "weights": [1, 2.5], "name": "y"})");
+  EXPECT_EQ(ok.epsilon, 0.25);
+  ASSERT_EQ(ok.weights.size(), 2u);
+  EXPECT_EQ(ok.weights[1], 2.5);
+}
+
+TEST(ARCH_JSON, RealsAreWrittenExactlyAndReadBackBitForBit) {
+  toy_params p;
+  p.epsilon = 0.1;
+  p.weights = {1.0 / 3, -2e-300};
+  const std::string text = io::fields_value(p).dump();
+  const document d = document::parse(text, "out");
+  toy_params q;
+  io::read_fields(node(d), q);
+  EXPECT_EQ(q.epsilon, p.epsilon);
+  EXPECT_EQ(q.weights, p.weights);
+  // other precisions are written as decimal strings carrying every digit
+  const io::json v = io::real_value(mp50(1) / 3);
+  ASSERT_TRUE(v.is_string());
+  const document d2 = document::from_value(io::json::array({v}), "mem");
+  EXPECT_EQ(node(d2).elements()[0].real<mp50>(), mp50(1) / 3);
+}
+
+TEST(ARCH_JSON, DisplayNamesLetCommandLineValuesNameTheirFlag) {
+  document d = document::from_value(io::json{{"epsilon", "nan"}}, "command line");
+  d.set_display_name("/epsilon", "--epsilon");
+  toy_params p;
+  EXPECT_EQ(message_of([&] { io::read_fields(node(d), p); }),
+            "--epsilon must be a finite decimal number in the range of double, got \"nan\"");
+}
+
+}  // namespace
+
+// ---- results and budgets (ARCH.RESULT, ARCH.BUDGET, ARCH.FIELDS) ----------------------------
+#include "dpref/run_report_json.hpp"
+
+namespace {
+
+TEST(ARCH_FIELDS, OneFieldListGivesReaderWriterAndStrictness) {
+  // the writer emits every field in field-list order; the reader accepts exactly those keys
+  toy_params p;
+  p.count = 7;
+  const io::json j = io::fields_value(p);
+  std::vector<std::string> keys;
+  for (auto it = j.begin(); it != j.end(); ++it) keys.push_back(it.key());
+  EXPECT_EQ(keys, (std::vector<std::string>{"epsilon", "count", "trace", "name", "weights"}));
+  const document d = document::parse(j.dump(), "mem");
+  toy_params q;
+  io::read_fields(node(d), q);
+  EXPECT_EQ(q.count, 7);
+  io::json extra = j;
+  extra["epsilom"] = 1;
+  const document e = document::parse(extra.dump(), "mem");
+  EXPECT_THROW(io::read_fields(node(e), q), std::invalid_argument);
+}
+
+TEST(ARCH_BUDGET, APlanThatExceedsTheRequestFailsBeforeAnyRelease) {
+  using namespace dpref::accounting;
+  ledger<double> plan;
+  plan.record(make_event<double>(laplace_mechanism<double>{1, 10}, 11));  // ε = 1.1
+  privacy_budget_request<double> req;
+  req.epsilon = 1;
+  const std::string m = message_of([&] { (void)plan_privacy(plan, req, "toy::run"); });
+  EXPECT_EQ(m.rfind("toy::run: the certified guarantee (epsilon = 1.1", 0), 0u) << m;
+  EXPECT_THROW((void)plan_privacy(plan, req, "toy::run"), budget_exceeded);
+  req.allow_over_budget = true;
+  const privacy_report<double> r = plan_privacy(plan, req, "toy::run");
+  EXPECT_FALSE(r.budget_met);
+  EXPECT_GE(r.guarantee.epsilon, 1.1);
+  req.allow_over_budget = false;
+  req.epsilon = 1.2;
+  EXPECT_TRUE(plan_privacy(plan, req, "toy::run").budget_met);
+}
+
+TEST(ARCH_RESULT, NonPrivateRunsClaimNoGuaranteeAndPrivateRunsCarryTheirLedger) {
+  run_report<double> np;
+  np.privacy = non_private<double>();
+  const io::json a = result_value(np, {"ev", "projected_gradient", {}, {}, nullptr, {}});
+  EXPECT_EQ(a["privacy"], io::json({{"private", false}}));
+  EXPECT_EQ(a["schema"], "dpref.result/1");
+  run_report<double> p;
+  accounting::ledger<double> plan;
+  plan.record(accounting::make_event<double>(accounting::laplace_mechanism<double>{1, 4}));
+  privacy_budget_request<double> req;
+  req.epsilon = 0.25;
+  p.privacy = plan_privacy(plan, req, "toy");
+  const io::json b = result_value(p, {"ev", "private_gradient", {}, {}, nullptr, {}});
+  EXPECT_EQ(b["privacy"]["guarantee"]["epsilon"], 0.25);
+  EXPECT_EQ(b["privacy"]["ledger"]["events"][0]["mechanism"], "laplace");
+  EXPECT_EQ(b["privacy"]["budget_met"], true);
+}
+
+}  // namespace

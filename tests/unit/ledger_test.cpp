@@ -1,0 +1,285 @@
+// The event vocabulary, the accountant, the ledger's JSON and thread-safe certification
+// (spec/accounting.md ACC.EVENT, ACC.ACCOUNT, ACC.LEDGER.JSON, ACC.CERT.THREADS).
+#include <gtest/gtest.h>
+
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "dpref/accounting/accounting.hpp"
+#include "dpref/accounting/ledger_json.hpp"
+#include "support/scalars.hpp"
+
+namespace {
+
+using namespace dpref;
+using namespace dpref::accounting;
+
+template <class F>
+std::string message_of(F&& f) {
+  try {
+    f();
+  } catch (const std::exception& e) {
+    return e.what();
+  }
+  return "(no exception)";
+}
+
+template <class R>
+std::vector<event<R>> sample_events() {
+  std::vector<event<R>> ev;
+  ev.push_back(make_event<R>(laplace_mechanism<R>{R(1), R(10)}, 3, "three Laplace"));
+  ev.push_back(make_event<R>(vector_laplace_mechanism<R>{R(2), R(40)}));
+  ev.push_back(make_event<R>(gaussian_mechanism<R>{R(1), R(4)}, 50));
+  auto sg = make_event<R>(gaussian_mechanism<R>{R(1), R(11) / 10}, 1000);
+  sg.sampling =
+      subsampling<R>{sampling_scheme::poisson, R(1) / 100, 0, 0, neighbouring::add_remove};
+  ev.push_back(sg);
+  auto wor = make_event<R>(laplace_mechanism<R>{R(1), R(2)}, 10);
+  wor.sampling = subsampling<R>{sampling_scheme::without_replacement, R(0), 100, 1000,
+                                neighbouring::replace_one};
+  ev.push_back(wor);
+  auto svt = make_event<R>(
+      sparse_vector_mechanism<R>{svt_noise::laplace, R(1), R(20), R(40), 1, svt_bound::proven}, 5);
+  ev.push_back(svt);
+  ev.push_back(make_event<R>(approx_mechanism<R>{R(1) / 10, R(1) / 1000000}));
+  return ev;
+}
+
+TEST(ACC_EVENT, ValidationNamesTheEventAndTheField) {
+  auto e = make_event<double>(gaussian_mechanism<double>{1.0, -1.0});
+  EXPECT_EQ(message_of([&] { validate(e); }),
+            "event[gaussian].sigma must be finite and > 0, got -1");
+  e = make_event<double>(laplace_mechanism<double>{1.0, 1.0}, 0);
+  EXPECT_EQ(message_of([&] { validate(e); }),
+            "event[laplace].count must be >= 1 and <= 1000000000000000000, got 0");
+  e = make_event<double>(gaussian_mechanism<double>{1.0, 1.0});
+  e.sampling = subsampling<double>{sampling_scheme::poisson, 0.1, 0, 0, neighbouring::replace_one};
+  EXPECT_EQ(message_of([&] { validate(e); }),
+            "event[gaussian].sampling.neighbouring must be add_remove for Poisson sampling, got "
+            "replace_one");
+  e.sampling =
+      subsampling<double>{sampling_scheme::without_replacement, 0, 5, 4, neighbouring::replace_one};
+  EXPECT_EQ(message_of([&] { validate(e); }),
+            "event[gaussian].sampling.sample_size must be >= 1 and <= 4, got 5");
+}
+
+TEST(ACC_ACCOUNT, PartsAreComposedAsDocumented) {
+  accounting_options<double> opt;
+  opt.delta = 1e-5;
+  // pure part: 3 Laplace (ε = 0.1 each) + vector Laplace ε = 0.05
+  std::vector<event<double>> ev{make_event<double>(laplace_mechanism<double>{1, 10}, 3),
+                                make_event<double>(vector_laplace_mechanism<double>{2, 40})};
+  guarantee<double> g = account(ev, opt);
+  EXPECT_DOUBLE_EQ(g.epsilon, 0.35);
+  EXPECT_GE(g.epsilon, 0.35);
+  EXPECT_EQ(g.delta, 0.0);
+  EXPECT_FALSE(g.rdp_part.has_value());
+  // Rényi part: 50 Gaussians σ = 4 = one Gaussian with σ/√50; equals the converted curve
+  std::vector<event<double>> gs{make_event<double>(gaussian_mechanism<double>{1, 4}, 50)};
+  g = account(gs, opt);
+  const auto orders = integer_orders<double>(2, 256);
+  const auto direct = rdp_to_dp(compose_rdp_steps(gaussian_rdp_curve(1.0, 4.0, orders), 50), 1e-5);
+  EXPECT_EQ(g.epsilon, direct.guarantee.eps);
+  EXPECT_EQ(g.delta, 1e-5);
+  // Poisson-subsampled Gaussian = MTZ curve
+  auto sg = make_event<double>(gaussian_mechanism<double>{1, 1.1}, 10000);
+  sg.sampling = subsampling<double>{sampling_scheme::poisson, 0.01, 0, 0, neighbouring::add_remove};
+  g = account<double>({sg}, opt);
+  const auto mtz =
+      rdp_to_dp(compose_rdp_steps(poisson_subsampled_gaussian_rdp(0.01, 1.1, orders), 10000), 1e-5);
+  EXPECT_EQ(g.epsilon, mtz.guarantee.eps);
+  EXPECT_NEAR(g.epsilon, 5.654, 5e-4);  // the DP-SGD reference value of spec/accounting.md
+  // without replacement, pure: ln(1 + (m/n)(e^ε − 1))
+  auto wor = make_event<double>(laplace_mechanism<double>{1, 2}, 1);
+  wor.sampling = subsampling<double>{sampling_scheme::without_replacement, 0, 100, 1000,
+                                     neighbouring::replace_one};
+  g = account<double>({wor}, opt);
+  EXPECT_NEAR(g.epsilon, std::log1p(0.1 * std::expm1(0.5)), 1e-15);
+  EXPECT_GE(g.epsilon, std::log1p(0.1 * std::expm1(0.5)) * (1 - 1e-16));
+  // negative control: the Rényi part needs a conversion δ
+  opt.delta = 0;
+  EXPECT_EQ(message_of([&] { (void)account(gs, opt); }),
+            "accounting.delta must be > 0 to convert the Rényi part, got 0");
+}
+
+TEST(ACC_ACCOUNT, AnalysisOverridesAreHonouredOrRefused) {
+  accounting_options<double> opt;
+  opt.delta = 1e-6;
+  auto lap = make_event<double>(laplace_mechanism<double>{1, 1}, 100);
+  const double pure = account<double>({lap}, opt).epsilon;
+  EXPECT_DOUBLE_EQ(pure, 100.0);
+  lap.how = analysis::rdp;
+  const double rdp = account<double>({lap}, opt).epsilon;
+  EXPECT_LT(rdp, pure);  // 100 Laplace(1) compose better in RDP
+  auto g = make_event<double>(gaussian_mechanism<double>{1, 1});
+  g.how = analysis::pure;
+  EXPECT_EQ(message_of([&] { (void)account<double>({g}, opt); }),
+            "event[gaussian].analysis must be rdp or automatic (this mechanism is not ε-DP), got "
+            "pure");
+}
+
+TEST(ACC_BUDGET, ChargeRefusesTheEventThatWouldOverspend) {
+  ledger<double> l;
+  const approx_dp<double> limit{0.3, 0};  // ε = 0.1 per call, rounded up
+  l.charge(make_event<double>(laplace_mechanism<double>{1, 10}, 2), limit);
+  EXPECT_THROW(l.charge(make_event<double>(laplace_mechanism<double>{1, 10}, 1), limit),
+               budget_exceeded);
+  EXPECT_EQ(l.events().size(), 1u);  // nothing recorded by the refused charge
+  l.charge(make_event<double>(laplace_mechanism<double>{1, 20}, 1), limit);
+  EXPECT_DOUBLE_EQ(l.total().epsilon, 0.25);
+  EXPECT_GE(l.total().epsilon, 0.25);
+}
+
+template <class R>
+class ACC_LEDGER_JSON : public ::testing::Test {};
+using all_scalars = ::testing::Types<double, long double, mp50, mpfr_real>;
+TYPED_TEST_SUITE(ACC_LEDGER_JSON, all_scalars, dpref::test::scalar_names);
+
+TYPED_TEST(ACC_LEDGER_JSON, RoundTripReaccountsBitForBit) {
+  using R = TypeParam;
+  accounting_options<R> opt;
+  opt.delta = R(1) / 100000;
+  opt.max_order = 64;
+  ledger<R> l(opt);
+  for (auto& e : sample_events<R>()) l.record(e);
+  const guarantee<R> before = l.total();
+  const std::string text = ledger_value(l).dump(1);
+  const io::document d = io::document::parse(text, "ledger.json");
+  const ledger<R> back = read_ledger<R>(io::node(d));
+  const guarantee<R> after = back.total();
+  EXPECT_EQ(after.epsilon, before.epsilon);
+  EXPECT_EQ(after.delta, before.delta);
+  EXPECT_EQ(ledger_value(back).dump(1), text);
+}
+
+TEST(ACC_LEDGER_JSON, StrictReaderRefusesWhatWouldWeakenTheResult) {
+  auto read = [](const std::string& text) {
+    const io::document d = io::document::parse(text, "events.json");
+    return read_ledger<double>(io::node(d));
+  };
+  const std::string head = R"({"accounting": {"delta": 1e-5}, "events": [)";
+  const std::string ok = head + R"({"mechanism": "gaussian", "sensitivity": 1, "sigma": 1.1,
+      "sampling": {"scheme": "poisson", "rate": 0.01, "neighbouring": "add_remove"},
+      "count": 10000}]})";
+  EXPECT_NEAR(read(ok).total().epsilon, 5.654, 5e-4);
+  EXPECT_EQ(
+      message_of([&] {
+        read(head +
+             R"({"mechanism": "gaussian", "sensitivity": 1, "sigma": 1.1, "Count": 10000}]})");
+      }),
+      "events.json: /events/0 has unknown key \"Count\" for mechanism gaussian (valid keys: "
+      "analysis, count, label, mechanism, sampling, sensitivity, sigma)");
+  EXPECT_EQ(message_of([&] {
+              read(head + R"({"mechanism": "gaussian", "sensitivity": 1, "sigma": 1.1}]})");
+            }),
+            "events.json: /events/0 must have the key \"count\"");
+  EXPECT_EQ(
+      message_of([&] {
+        read(head + R"({"mechanism": "gaussian", "sensitivity": 1, "sigma": 1.1, "count": 2.7}]})");
+      }),
+      "events.json: /events/0/count must be an integer in [1, 1000000000000000000] (no "
+      "fraction, no exponent), got 2.7");
+  EXPECT_EQ(message_of([&] {
+              read(head +
+                   R"({"mechanism": "gaussian", "sensitivity": 1, "sigma": 1.1, "count": 1e19}]})");
+            }),
+            "events.json: /events/0/count must be an integer in [1, 1000000000000000000] (no "
+            "fraction, no exponent), got 1e19");
+  EXPECT_EQ(message_of([&] { read(R"({"accounting": {"dleta": 1e-5}, "events": []})"); }),
+            "events.json: /accounting has unknown key \"dleta\" (valid keys: conversion, delta, "
+            "max_order, method)");
+  EXPECT_EQ(message_of([&] { read(R"({"accounting": {"delta": 1e-5}, "events": {}})"); }),
+            "events.json: /events must be an array, got {}");
+  EXPECT_EQ(
+      message_of([&] {
+        read(head + R"({"mechanism": "gausian", "sensitivity": 1, "sigma": 1, "count": 1}]})");
+      }),
+      "events.json: /events/0/mechanism must be one of pure, approx, rdp, laplace, "
+      "vector_laplace, gaussian, exponential, randomized_response, discrete_laplace, "
+      "discrete_gaussian, sparse_vector, got \"gausian\"");
+}
+
+// Certified evaluations from 4 threads, each at another precision, equal the serial results
+// bit for bit (no process-wide precision is changed: ACC.CERT.THREADS).
+template <class R>
+std::vector<R> certified_values() {
+  std::vector<R> out;
+  accounting_options<R> opt;
+  opt.delta = R(1) / 100000;
+  opt.max_order = 48;
+  const guarantee<R> g = account(sample_events<R>(), opt);
+  out.push_back(g.epsilon);
+  out.push_back(g.delta);
+  out.push_back(analytic_gaussian_sigma(R(1), R(1) / 2, R(1) / 100000));
+  out.push_back(analytic_gaussian_privacy(R(1), R(3), R(1) / 1000000).eps);
+  return out;
+}
+
+TEST(ACC_CERT_THREADS, FourThreadsAtFourPrecisionsEqualTheSerialResults) {
+  const auto d = certified_values<double>();
+  const auto ld = certified_values<long double>();
+  const auto m = certified_values<mp50>();
+  const auto f = certified_values<mpfr_real>();
+  for (int round = 0; round < 3; ++round) {
+    std::vector<double> d2;
+    std::vector<long double> ld2;
+    std::vector<mp50> m2;
+    std::vector<mpfr_real> f2;
+    {
+      std::jthread a([&] { d2 = certified_values<double>(); });
+      std::jthread b([&] { ld2 = certified_values<long double>(); });
+      std::jthread c([&] { m2 = certified_values<mp50>(); });
+      std::jthread e([&] { f2 = certified_values<mpfr_real>(); });
+    }
+    EXPECT_EQ(d2, d);
+    EXPECT_EQ(ld2, ld);
+    EXPECT_EQ(m2, m);
+    ASSERT_EQ(f2.size(), f.size());
+    for (std::size_t i = 0; i < f.size(); ++i) EXPECT_EQ(f2[i], f[i]) << i;
+  }
+  // the four precisions really differ (a common precision would make the test vacuous)
+  EXPECT_NE(static_cast<long double>(ld[0]), static_cast<long double>(d[0]));
+  EXPECT_NE(m[0], mp50(ld[0]));
+  EXPECT_EQ(working_precision_scope::bits(), 256);  // this thread's setting is untouched
+}
+
+}  // namespace
+
+namespace {
+
+// Independent evaluation of WBK Theorem 9 for the Gaussian (plain long double, small orders).
+long double wbk_reference(long double g, long double s, int a) {
+  auto eps = [&](int j) { return j / (2 * s * s); };
+  auto binom = [](int n, int k) {
+    long double r = 1;
+    for (int i = 1; i <= k; ++i) r = r * (n - k + i) / i;
+    return r;
+  };
+  long double sum =
+      1 + g * g * binom(a, 2) * std::min(4 * std::expm1(eps(2)), 2 * std::exp(eps(2)));
+  for (int j = 3; j <= a; ++j) sum += 2 * std::pow(g, j) * binom(a, j) * std::exp((j - 1) * eps(j));
+  return std::min(std::log(sum) / (a - 1), eps(a));
+}
+
+TEST(ACC_RDP_WOR_WBK, MatchesAnIndependentEvaluationAndIsAnUpperBound) {
+  const auto orders = integer_orders<double>(2, 12);
+  for (double g : {0.01, 0.1, 0.5}) {
+    for (double s : {0.8, 2.0, 5.0}) {
+      const auto c = subsampled_gaussian_rdp_wor(g, s, orders);
+      for (std::size_t i = 0; i < orders.size(); ++i) {
+        const long double ref = wbk_reference(g, s, static_cast<int>(orders[i]));
+        EXPECT_GE(static_cast<long double>(c.eps[i]), ref * (1 - 1e-15L)) << g << " " << s;
+        EXPECT_LE(static_cast<long double>(c.eps[i]), ref * (1 + 1e-12L) + 1e-300L);
+      }
+    }
+  }
+  // γ = 1: no amplification, α/(2s²)
+  const auto full = subsampled_gaussian_rdp_wor(1.0, 2.0, orders);
+  EXPECT_DOUBLE_EQ(full.eps[0], 2.0 / 8.0);
+  // negative control: a 1% larger noise multiplier gives a visibly smaller curve
+  const auto loose = subsampled_gaussian_rdp_wor(0.1, 2.02, orders);
+  EXPECT_LT(loose.eps[5], static_cast<double>(wbk_reference(0.1, 2.0, 7)) * (1 - 1e-3));
+}
+
+}  // namespace
