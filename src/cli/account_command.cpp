@@ -11,7 +11,7 @@
 
 #include "commands.hpp"
 #include "dpref/accounting/ledger_json.hpp"
-#include "dpref/io/format_upward.hpp"
+#include "dpref/accounting/format.hpp"
 #include "flags.hpp"
 #include "output.hpp"
 #include "precision.hpp"
@@ -48,8 +48,8 @@ io::json account_json(const io::document& doc, std::string& text) {
                                                    std::to_string(e.sampling->population)
                                              : " q=" + io::format_real(e.sampling->rate));
     text += fmt::format("{:<22} {:>12}  {:<30} epsilon <= {}, delta <= {}\n", std::string(e.kind()),
-                        e.count, sampling, io::format_upward(alone.epsilon, 8),
-                        io::format_upward(alone.delta, 8));
+                        e.count, sampling, accounting::format_rounded_up(alone.epsilon, 8),
+                        accounting::format_rounded_up(alone.delta, 8));
   }
   io::json out = io::json::object();
   out["schema"] = "dpref.account/1";
@@ -58,7 +58,7 @@ io::json account_json(const io::document& doc, std::string& text) {
   out["guarantee"] = guarantee_value(g);
   out["events"] = std::move(events);
   text += fmt::format("\ncomposed guarantee: (epsilon, delta) = ({}, {})  [{} accountant]\n",
-                      io::format_upward(g.epsilon, 10), io::format_upward(g.delta, 10),
+                      accounting::format_rounded_up(g.epsilon, 10), accounting::format_rounded_up(g.delta, 10),
                       io::enum_to_string(g.method));
   if (g.rdp_part) {
     const auto& r = *g.rdp_part;
@@ -67,7 +67,7 @@ io::json account_json(const io::document& doc, std::string& text) {
                   {"order_at_grid_edge", r.at_grid_edge}};
     const bool at_top = r.at_grid_edge && r.order == Real(l.options().max_order);
     text += fmt::format("  Rényi part converted at delta = {}, best order {}{}\n",
-                        io::format_upward(l.options().delta, 6), io::format_real(r.order),
+                        accounting::format_rounded_up(l.options().delta, 6), io::format_real(r.order),
                         at_top ? " (the largest order of the grid: raise --max-order)" : "");
   }
   text += "  (every value is a certified upper bound, printed rounded up)\n";

@@ -216,7 +216,7 @@ TEST(ARCH_JSON, DisplayNamesLetCommandLineValuesNameTheirFlag) {
 }  // namespace
 
 // ---- results and budgets (ARCH.RESULT, ARCH.BUDGET, ARCH.FIELDS) ----------------------------
-#include "dpref/run_report_json.hpp"
+#include "dpref/run/report_json.hpp"
 
 namespace {
 

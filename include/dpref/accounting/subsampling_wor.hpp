@@ -19,7 +19,7 @@ namespace dpref::accounting {
 ///                        + 2 Σ_{j=3}^{α} γ^j C(α,j) e^{(j−1)ε(j)}),  ε(j) = j/(2s²),
 /// capped by ε(α) (subsampling never hurts). Log space at W bits, rounded up.
 /// @param gamma γ ∈ (0, 1] @param noise_multiplier s > 0 @param orders integers >= 2
-/// @spec ACC.RDP.WOR.WBK DDA.PRIV.WOR
+/// @spec ACC.RDP.WOR.WBK
 template <real_scalar Real>
 rdp_curve<Real> subsampled_gaussian_rdp_wor(const Real& gamma, const Real& noise_multiplier,
                                             const std::vector<Real>& orders) {

@@ -10,7 +10,7 @@
 
 #include "dpref/accounting/ledger_json.hpp"
 #include "dpref/io/json.hpp"
-#include "dpref/run_report.hpp"
+#include "dpref/run/report.hpp"
 
 namespace dpref {
 

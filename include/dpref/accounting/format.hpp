@@ -1,6 +1,6 @@
 // Text of a guarantee that never understates it (spec/architecture.md ARCH.NUMBERS): x is
-// converted exactly to MPFR and printed with `digits` significant digits rounded toward +∞,
-// so "0.1" is never printed for the double 0.1000000000000000055….
+// converted exactly to MPFR and printed with `digits` significant digits rounded toward +∞ (never
+// down), so "0.1" is never printed for the double 0.1000000000000000055….
 #pragma once
 
 #include <mpfr.h>
@@ -9,15 +9,15 @@
 
 #include "dpref/accounting/certified.hpp"
 
-namespace dpref::io {
+namespace dpref::accounting {
 
 /// x with `digits` significant digits, rounded up (toward +∞).
 /// @spec ARCH.NUMBERS
 template <real_scalar Real>
-std::string format_upward(const Real& x, int digits) {
+std::string format_rounded_up(const Real& x, int digits) {
   if (!is_finite_value(x)) return x > Real(0) ? "inf" : (x < Real(0) ? "-inf" : "nan");
-  accounting::working_precision_scope scope(accounting::working_bits(binary_digits<Real>()));
-  const accounting::work_real w = accounting::detail::to_work(x);  // exact
+  working_precision_scope scope(working_bits(binary_digits<Real>()));
+  const work_real w = detail::to_work(x);  // exact
   const std::string fmt = "%." + std::to_string(digits < 1 ? 1 : digits) + "RUg";
   char* buf = nullptr;
   if (mpfr_asprintf(&buf, fmt.c_str(), w.data()) < 0) return "?";
@@ -26,4 +26,4 @@ std::string format_upward(const Real& x, int digits) {
   return out;
 }
 
-}  // namespace dpref::io
+}  // namespace dpref::accounting
