@@ -1,0 +1,139 @@
+// PLD accountant benchmark (spec/accounting_pld.md, issue #15). Run side by side in one
+// process; every benchmark reports medians over repetitions and the ε it computed as a counter.
+//   BM_PldDpSgdQuery/certified|optimistic: (q, σ, steps) = (0.01, 1.1, 10^4), δ = 1e-5,
+//     interval 1e-3 (ε within 0.1% of the PLD value); discretise + self-compose + ε(δ).
+//   BM_PldHeterogeneous100: 100 distinct Poisson-subsampled Gaussians, discretised and composed.
+//   BM_PldSteps/k: the same query for k = 10^3 … 10^6 steps at interval 1e-3 (growth in k).
+//   BM_RdpIntegerGrid / BM_RdpFractionalGrid / BM_RdpFractionalOrder: certified subsampled-
+//     Gaussian RDP on orders 2…256, on the default (Opacus-superset) grid, and one order 2.5.
+#include <benchmark/benchmark.h>
+
+#include <vector>
+
+#include "dpref/accounting/accounting.hpp"
+#include "dpref/accounting/pld.hpp"
+#include "dpref/accounting/rdp_fractional.hpp"
+
+namespace {
+
+namespace P = dpref::accounting::pld;
+namespace A = dpref::accounting;
+
+volatile double g_sink = 0;
+
+P::options opts(double h, P::estimate k) {
+  P::options o;
+  o.interval = h;
+  o.kind = k;
+  return o;
+}
+
+void BM_PldDpSgdQuery(benchmark::State& state) {
+  const auto kind = state.range(0) ? P::estimate::optimistic : P::estimate::pessimistic;
+  const auto o = opts(1e-3, kind);
+  double eps = 0;
+  for (auto _ : state) {
+    const auto m = P::subsample(P::gaussian(1.0, 1.1), P::sampling::poisson(0.01));
+    eps = P::self_compose(P::discretise(m, o), 10000, o).epsilon_for_delta(1e-5);
+    g_sink = eps;
+  }
+  state.counters["eps"] = eps;
+  state.SetLabel(state.range(0) ? "optimistic" : "certified");
+}
+BENCHMARK(BM_PldDpSgdQuery)
+    ->Arg(0)
+    ->Arg(1)
+    ->Unit(benchmark::kMillisecond)
+    ->Repetitions(7)
+    ->ReportAggregatesOnly(true);
+
+void BM_PldHeterogeneous100(benchmark::State& state) {
+  const auto o = opts(1e-3, P::estimate::pessimistic);
+  double eps = 0;
+  for (auto _ : state) {
+    std::vector<P::privacy_loss_distribution> list;
+    list.reserve(100);
+    for (int i = 0; i < 100; ++i) {
+      const double q = 0.005 + 0.0005 * i, sigma = 0.8 + 0.012 * i;
+      list.push_back(
+          P::discretise(P::subsample(P::gaussian(1, sigma), P::sampling::poisson(q)), o));
+    }
+    eps = P::compose_all(std::move(list), o).epsilon_for_delta(1e-5);
+    g_sink = eps;
+  }
+  state.counters["eps"] = eps;
+}
+BENCHMARK(BM_PldHeterogeneous100)
+    ->Unit(benchmark::kMillisecond)
+    ->Repetitions(5)
+    ->ReportAggregatesOnly(true);
+
+void BM_PldSteps(benchmark::State& state) {
+  const auto o = opts(1e-3, P::estimate::pessimistic);
+  const auto k = static_cast<std::uint64_t>(state.range(0));
+  double eps = 0;
+  std::size_t n = 0;
+  for (auto _ : state) {
+    const auto m = P::subsample(P::gaussian(1.0, 1.1), P::sampling::poisson(0.01));
+    const auto d = P::self_compose(P::discretise(m, o), k, o);
+    eps = d.epsilon_for_delta(1e-5);
+    n = d.remove.masses.size();
+    g_sink = eps;
+  }
+  state.counters["eps"] = eps;
+  state.counters["grid"] = static_cast<double>(n);
+}
+BENCHMARK(BM_PldSteps)
+    ->Arg(1000)
+    ->Arg(10000)
+    ->Arg(100000)
+    ->Arg(1000000)
+    ->Unit(benchmark::kMillisecond)
+    ->Repetitions(3)
+    ->ReportAggregatesOnly(true);
+
+void BM_RdpIntegerGrid(benchmark::State& state) {
+  const auto orders = A::integer_orders<double>(2, 256);
+  double eps = 0;
+  for (auto _ : state) {
+    const auto c = A::poisson_subsampled_gaussian_rdp<double>(0.01, 1.1, orders);
+    eps = A::rdp_to_dp(A::compose_rdp_steps(c, 10000), 1e-5).guarantee.eps;
+    g_sink = eps;
+  }
+  state.counters["eps"] = eps;
+}
+BENCHMARK(BM_RdpIntegerGrid)
+    ->Unit(benchmark::kMillisecond)
+    ->Repetitions(5)
+    ->ReportAggregatesOnly(true);
+
+void BM_RdpFractionalGrid(benchmark::State& state) {
+  const auto orders = A::default_rdp_orders<double>();
+  double eps = 0;
+  for (auto _ : state) {
+    const auto c = A::poisson_subsampled_gaussian_rdp_frac<double>(0.01, 1.1, orders);
+    eps = A::rdp_to_dp(A::compose_rdp_steps(c, 10000), 1e-5).guarantee.eps;
+    g_sink = eps;
+  }
+  state.counters["eps"] = eps;
+}
+BENCHMARK(BM_RdpFractionalGrid)
+    ->Unit(benchmark::kMillisecond)
+    ->Iterations(1)
+    ->Repetitions(3)
+    ->ReportAggregatesOnly(true);
+
+void BM_RdpFractionalOrder(benchmark::State& state) {
+  double e = 0;
+  for (auto _ : state) {
+    e = A::poisson_subsampled_gaussian_rdp_frac<double>(0.01, 1.1, {2.5}).eps[0];
+    g_sink = e;
+  }
+  state.counters["rdp"] = e;
+}
+BENCHMARK(BM_RdpFractionalOrder)
+    ->Unit(benchmark::kMillisecond)
+    ->Repetitions(5)
+    ->ReportAggregatesOnly(true);
+
+}  // namespace
