@@ -6,12 +6,16 @@
 #include <fmt/core.h>
 
 #include <CLI/CLI.hpp>
+#include <chrono>
+#include <cstdio>
 #include <memory>
+#include <stdexcept>
 #include <string>
+#include <variant>
 
 #include "commands.hpp"
-#include "dpref/accounting/ledger_json.hpp"
 #include "dpref/accounting/format.hpp"
+#include "dpref/accounting/ledger_json.hpp"
 #include "flags.hpp"
 #include "output.hpp"
 #include "precision.hpp"
@@ -24,20 +28,46 @@ using namespace dpref::accounting;
 struct account_state {
   std::string file;
   bool as_json = false;
+  bool force = false;
   std::string precision = "double";
   std::string out;
   flag_set flags;
 };
 
+/// Refuses a ledger whose fractional-order RDP would take more than ~2 minutes (each
+/// Poisson-subsampled Gaussian event costs about 5 s on the fractional grid) unless --force.
 template <real_scalar Real>
-io::json account_json(const io::document& doc, std::string& text) {
+void check_work(const ledger<Real>& l, bool force) {
+  if (!l.options().fractional_orders || l.options().method == accounting_method::pld || force)
+    return;
+  long long heavy = 0;
+  for (const auto& e : l.events())
+    if (e.sampling && std::holds_alternative<gaussian_mechanism<Real>>(e.what)) ++heavy;
+  if (heavy * 5 > 120)
+    throw std::invalid_argument("dpref account: fractional_orders on " + std::to_string(heavy) +
+                                " subsampled Gaussian events would take about " +
+                                std::to_string(heavy * 5) +
+                                " s (> 120 s); pass --force to run it anyway, or use --method pld");
+}
+
+template <real_scalar Real>
+io::json account_json(const io::document& doc, std::string& text, bool force) {
+  using clock = std::chrono::steady_clock;
+  const auto t0 = clock::now();
   const ledger<Real> l = read_ledger<Real>(io::node(doc));
+  check_work(l, force);
   const guarantee<Real> g = l.total();
   io::json events = io::json::array();
   text += fmt::format("{:<22} {:>12}  {:<30} {}\n", "mechanism", "count", "sampling",
                       "alone (certified, rounded up)");
+  std::size_t done = 0;
   for (const auto& e : l.events()) {
     const guarantee<Real> alone = account<Real>({e}, l.options());
+    ++done;
+    const double secs = std::chrono::duration<double>(clock::now() - t0).count();
+    if (secs > 5)
+      std::fprintf(stderr, "dpref account: %zu/%zu events accounted alone (%.0f s)\n", done,
+                   l.events().size(), secs);
     io::json je = event_value(e);
     je["alone"] = guarantee_value(alone);
     events.push_back(je);
@@ -58,17 +88,18 @@ io::json account_json(const io::document& doc, std::string& text) {
   out["guarantee"] = guarantee_value(g);
   out["events"] = std::move(events);
   text += fmt::format("\ncomposed guarantee: (epsilon, delta) = ({}, {})  [{} accountant]\n",
-                      accounting::format_rounded_up(g.epsilon, 10), accounting::format_rounded_up(g.delta, 10),
-                      io::enum_to_string(g.method));
+                      accounting::format_rounded_up(g.epsilon, 10),
+                      accounting::format_rounded_up(g.delta, 10), io::enum_to_string(g.method));
   if (g.rdp_part) {
     const auto& r = *g.rdp_part;
     out["rdp"] = {{"order", io::real_value(r.order)},
                   {"max_order", l.options().max_order},
                   {"order_at_grid_edge", r.at_grid_edge}};
     const bool at_top = r.at_grid_edge && r.order == Real(l.options().max_order);
-    text += fmt::format("  Rényi part converted at delta = {}, best order {}{}\n",
-                        accounting::format_rounded_up(l.options().delta, 6), io::format_real(r.order),
-                        at_top ? " (the largest order of the grid: raise --max-order)" : "");
+    text +=
+        fmt::format("  Rényi part converted at delta = {}, best order {}{}\n",
+                    accounting::format_rounded_up(l.options().delta, 6), io::format_real(r.order),
+                    at_top ? " (the largest order of the grid: raise --max-order)" : "");
   }
   text += "  (every value is a certified upper bound, printed rounded up)\n";
   return out;
@@ -84,6 +115,7 @@ void register_account_command(CLI::App& app) {
       ->required();
   st->flags.add<accounting_options<double>>(cmd, "/accounting", {});
   cmd->add_flag("--json", st->as_json, "print the result as JSON (every digit)");
+  cmd->add_flag("--force", st->force, "run even when the estimated time exceeds 120 s");
   cmd->add_option("--precision", st->precision,
                   "double, long-double, mp50 or mpfr:DIGITS (default: double)");
   cmd->add_option("--out", st->out, "write the output to this file (default: stdout)");
@@ -95,7 +127,7 @@ void register_account_command(CLI::App& app) {
     const io::document doc = f.build();
     std::string text;
     const io::json out =
-        with_precision(p, [&]<class Real>() { return account_json<Real>(doc, text); });
+        with_precision(p, [&]<class Real>() { return account_json<Real>(doc, text, st->force); });
     if (st->as_json)
       write_json(out, st->out);
     else

@@ -188,7 +188,7 @@ TEST(ACC_LEDGER_JSON, StrictReaderRefusesWhatWouldWeakenTheResult) {
             "fraction, no exponent), got 1e19");
   EXPECT_EQ(message_of([&] { read(R"({"accounting": {"dleta": 1e-5}, "events": []})"); }),
             "events.json: /accounting has unknown key \"dleta\" (valid keys: conversion, delta, "
-            "max_order, method)");
+            "fractional_orders, max_order, method, pld_interval)");
   EXPECT_EQ(message_of([&] { read(R"({"accounting": {"delta": 1e-5}, "events": {}})"); }),
             "events.json: /events must be an array, got {}");
   EXPECT_EQ(
@@ -280,6 +280,102 @@ TEST(ACC_RDP_WOR_WBK, MatchesAnIndependentEvaluationAndIsAnUpperBound) {
   // negative control: a 1% larger noise multiplier gives a visibly smaller curve
   const auto loose = subsampled_gaussian_rdp_wor(0.1, 2.02, orders);
   EXPECT_LT(loose.eps[5], static_cast<double>(wbk_reference(0.1, 2.0, 7)) * (1 - 1e-3));
+}
+
+}  // namespace
+
+namespace {
+
+event<double> dpsgd_event(double q, double sigma, long long steps) {
+  auto e = make_event<double>(gaussian_mechanism<double>{1, sigma}, steps);
+  e.sampling = subsampling<double>{sampling_scheme::poisson, q, 0, 0, neighbouring::add_remove};
+  return e;
+}
+
+TEST(ACC_ACCOUNT_PLD, TighterThanRdpAndSandwichedByTheOptimisticValue) {
+  accounting_options<double> opt;
+  opt.delta = 1e-5;
+  opt.method = accounting_method::pld;
+  const guarantee<double> p = account<double>({dpsgd_event(0.01, 1.1, 10000)}, opt);
+  EXPECT_EQ(p.method, accounting_method::pld);
+  // spec/accounting_pld.md table: optimistic 5.1917 <= exact <= certified; RDP 5.6543
+  EXPECT_GE(p.epsilon, 5.1917);
+  EXPECT_LE(p.epsilon, 5.1917 * 1.002);
+  EXPECT_EQ(p.delta, 1e-5);
+  opt.method = accounting_method::best;
+  const guarantee<double> b = account<double>({dpsgd_event(0.01, 1.1, 10000)}, opt);
+  EXPECT_EQ(b.method, accounting_method::pld);
+  EXPECT_EQ(b.epsilon, p.epsilon);
+  opt.method = accounting_method::rdp;
+  EXPECT_GT(account<double>({dpsgd_event(0.01, 1.1, 10000)}, opt).epsilon, p.epsilon * 1.05);
+}
+
+TEST(ACC_ACCOUNT_PLD, ComposedGaussiansAreWithinTwoPerMilleOfTheClosedForm) {
+  // (q, σ, steps) = (1, 5, 100): one Gaussian with σ/10; exact ε = 9.997256 at δ = 1e-5
+  accounting_options<double> opt;
+  opt.delta = 1e-5;
+  opt.method = accounting_method::pld;
+  const guarantee<double> g =
+      account<double>({make_event<double>(gaussian_mechanism<double>{1, 5}, 100)}, opt);
+  EXPECT_GE(g.epsilon, 9.997256);
+  EXPECT_LE(g.epsilon, 9.997256 * 1.002);
+  // negative control: σ 1% larger is below the exact value of σ = 5 (the test can fail)
+  const guarantee<double> loose =
+      account<double>({make_event<double>(gaussian_mechanism<double>{1, 5.05}, 100)}, opt);
+  EXPECT_LT(loose.epsilon, 9.997256);
+}
+
+TEST(ACC_ACCOUNT_PLD, LedgersWithoutAPldAreRefusedAndBestFallsBackToRdp) {
+  accounting_options<double> opt;
+  opt.delta = 1e-5;
+  opt.method = accounting_method::pld;
+  std::vector<event<double>> ev{dpsgd_event(0.01, 1.1, 100),
+                                make_event<double>(sparse_vector_mechanism<double>{
+                                    svt_noise::laplace, 1, 20, 40, 1, svt_bound::proven})};
+  EXPECT_EQ(message_of([&] { (void)account(ev, opt); }),
+            "accounting.method must be rdp or best for this ledger: event 1 (sparse_vector) has "
+            "no privacy-loss distribution in dpref (use method rdp or best), got pld");
+  opt.method = accounting_method::best;
+  const guarantee<double> b = account(ev, opt);
+  EXPECT_EQ(b.method, accounting_method::rdp);
+  opt.method = accounting_method::rdp;
+  EXPECT_EQ(b.epsilon, account(ev, opt).epsilon);
+}
+
+TEST(ACC_ACCOUNT_PLD, PureAndDeclaredEventsComposeSoundly) {
+  // 10 Laplace(1) calls: PLD ε at δ = 1e-6 is below the pure 10 and above the optimistic
+  // lower bound of the exact composition (which is > 10 − 2·sqrt(2·10·ln(1e6)) > 0)
+  accounting_options<double> opt;
+  opt.delta = 1e-6;
+  opt.method = accounting_method::pld;
+  const guarantee<double> g =
+      account<double>({make_event<double>(laplace_mechanism<double>{1, 1}, 10),
+                       make_event<double>(approx_mechanism<double>{0.5, 1e-7})},
+                      opt);
+  EXPECT_LT(g.epsilon, 10.5);
+  EXPECT_GT(g.epsilon, 0.5);
+  EXPECT_DOUBLE_EQ(g.delta, 1e-6 + 1e-7);
+  EXPECT_GE(g.delta, 1e-6 + 1e-7);
+  // a pure event of ε = 2 alone: randomized response, δ(ε = 2) = 0, so ε(δ) <= 2 (+grid)
+  const guarantee<double> r = account<double>({make_event<double>(pure_mechanism<double>{2})}, opt);
+  EXPECT_LE(r.epsilon, 2 + 2e-3);
+  EXPECT_GT(r.epsilon, 1.9);
+}
+
+TEST(ACC_ACCOUNT_PLD, FractionalOrdersOnlyEverTighten) {
+  accounting_options<double> opt;
+  opt.delta = 1e-5;
+  opt.max_order = 64;
+  const std::vector<event<double>> ev{make_event<double>(gaussian_mechanism<double>{1, 5}, 100)};
+  const double integer_grid = account(ev, opt).epsilon;
+  opt.fractional_orders = true;
+  const double with_fraction = account(ev, opt).epsilon;
+  EXPECT_LE(with_fraction, integer_grid);
+  EXPECT_GE(with_fraction, 9.997256);  // still an upper bound of the exact value
+  // the grid: 1.1 … 10.9 (no integers) merged with 2 … 64
+  const auto o = opt.orders();
+  EXPECT_EQ(o.front(), 1.1);
+  EXPECT_EQ(o.size(), 90u + 63u);  // 99 tenths in (1, 11) minus the 9 integers, + 2..64
 }
 
 }  // namespace

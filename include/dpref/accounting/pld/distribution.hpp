@@ -449,6 +449,11 @@ inline discrete_pld compose_one(const discrete_pld& a, const discrete_pld& b, do
     fail_argument("pld::compose", "b.kind", "equal to a.kind", static_cast<int>(b.kind));
   if (a.interval != b.interval)
     fail_argument("pld::compose", "b.interval", "equal to a.interval", b.interval);
+  // memory bound: the composed grid must stay below 2^26 points (512 MiB of masses)
+  if (a.masses.size() + b.masses.size() > (std::size_t{1} << 26))
+    fail_domain("pld::compose", "grid points of the composition",
+                "<= 2^26 (512 MiB): use a coarser interval or the RDP accountant",
+                a.masses.size() + b.masses.size());
   discrete_pld c;
   c.kind = a.kind;
   c.interval = a.interval;
