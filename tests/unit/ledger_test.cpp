@@ -197,7 +197,8 @@ TEST(ACC_LEDGER_JSON, StrictReaderRefusesWhatWouldWeakenTheResult) {
       }),
       "events.json: /events/0/mechanism must be one of pure, approx, rdp, laplace, "
       "vector_laplace, gaussian, exponential, randomized_response, discrete_laplace, "
-      "discrete_gaussian, sparse_vector, got \"gausian\"");
+      "discrete_gaussian, sparse_vector, snapped_laplace, snapped_gaussian, "
+      "snapped_vector_laplace, got \"gausian\"");
 }
 
 // Certified evaluations from 4 threads, each at another precision, equal the serial results

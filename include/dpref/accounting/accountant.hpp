@@ -42,6 +42,7 @@
 #include "dpref/accounting/laplace.hpp"
 #include "dpref/accounting/pld.hpp"
 #include "dpref/accounting/rdp_fractional.hpp"
+#include "dpref/accounting/snapped.hpp"
 #include "dpref/accounting/subsampling.hpp"
 #include "dpref/accounting/subsampling_wor.hpp"
 #include "dpref/accounting/svt.hpp"
@@ -154,6 +155,14 @@ std::optional<Real> pure_epsilon_of(const mechanism<Real>& m) {
         else if constexpr (std::is_same_v<M, discrete_laplace_mechanism<Real>>) {
           certifier<Real> c;  // ε = Δ / t = Δ·den/num
           return c.up(work_real(x.sensitivity) * work_real(x.scale_den) / work_real(x.scale_num));
+        } else if constexpr (std::is_same_v<M, snapped_laplace_mechanism<Real>>) {
+          return snapped_laplace_vector_privacy(x.sensitivity, x.grid_exponent, x.grid_scale,
+                                                x.dimension)
+              .eps;
+        } else if constexpr (std::is_same_v<M, snapped_vector_laplace_mechanism<Real>>) {
+          return snapped_vector_laplace_privacy(x.sensitivity, x.grid_exponent, x.grid_scale,
+                                                x.dimension)
+              .eps;
         } else if constexpr (std::is_same_v<M, sparse_vector_mechanism<Real>>) {
           if (x.noise != svt_noise::laplace) return std::nullopt;
           return svt_laplace_privacy(x.sensitivity, x.threshold_scale, x.query_scale).eps;
@@ -174,7 +183,9 @@ bool natively_pure(const mechanism<Real>& m) {
                std::is_same_v<M, vector_laplace_mechanism<Real>> ||
                std::is_same_v<M, exponential_mechanism<Real>> ||
                std::is_same_v<M, randomized_response_mechanism<Real>> ||
-               std::is_same_v<M, discrete_laplace_mechanism<Real>>;
+               std::is_same_v<M, discrete_laplace_mechanism<Real>> ||
+               std::is_same_v<M, snapped_laplace_mechanism<Real>> ||
+               std::is_same_v<M, snapped_vector_laplace_mechanism<Real>>;
       },
       m);
 }
@@ -207,6 +218,9 @@ rdp_curve<Real> rdp_of(const event<Real>& e, const std::vector<Real>& orders) {
             out.eps.push_back(
                 c.up(c.in(a)*d * d * work_real(x.variance_den) / (2 * work_real(x.variance_num))));
           return out;
+        } else if constexpr (std::is_same_v<M, snapped_gaussian_mechanism<Real>>) {
+          return snapped_gaussian_rdp_curve(x.sensitivity, x.grid_exponent, x.variance_num,
+                                            x.variance_den, x.dimension, orders);
         } else if constexpr (std::is_same_v<M, sparse_vector_mechanism<Real>>) {
           rdp_curve<Real> out{orders, {}};
           if (x.noise == svt_noise::laplace) {
@@ -412,7 +426,12 @@ std::optional<pld::mechanism> pld_of(const event<Real>& e, std::optional<approx_
           if (e.sampling) return pure_rr(*pure_epsilon_of<Real>(e.what));
           return pld::exponential_mechanism_worst_case(up(*pure_epsilon_of<Real>(e.what)));
         } else {
-          return pure_rr(*pure_epsilon_of<Real>(e.what));
+          const std::optional<Real> eps = pure_epsilon_of<Real>(e.what);
+          if (!eps) {  // e.g. the snapped (lattice) Gaussian: accounted in RDP only
+            why = "has no privacy-loss distribution in dpref (use method rdp or best)";
+            return std::nullopt;
+          }
+          return pure_rr(*eps);
         }
       },
       e.what);

@@ -19,6 +19,13 @@
 //   sparse_vector{noise, sensitivity, threshold_scale, query_scale, max_queries, bound}
 //                                 AboveThreshold with one TOP answer (Laplace: ε1 + 2ε2 pure,
 //                                 or its RDP; Gaussian: RDP only)
+//   snapped_laplace{sensitivity, grid_exponent, grid_scale, dimension}  lattice release of a real
+//                                 d-vector, coordinate-wise discrete Laplace on 2^k Z:
+//                                 ε = (Δ1 + d 2^k)/(2^k t) (spec/secure_release.md)
+//   snapped_gaussian{sensitivity, grid_exponent, variance_num, variance_den, dimension}
+//                                 the same with N_Z(0, σ_g²): RDP α(Δ2/2^k + √d)²/(2σ_g²)
+//   snapped_vector_laplace{sensitivity, grid_exponent, grid_scale, dimension}  lattice
+//                                 l2-Laplace round(W), W ∝ exp(−‖W‖₂/t): ε = (Δ2 + √d 2^k)/(2^k t)
 // Subsampling (optional): {scheme: poisson, rate q, neighbouring: add_remove} or
 // {scheme: without_replacement, sample_size m, population n (or rate), neighbouring:
 // replace_one}; pure mechanisms are amplified in ε (ln(1 + q(e^ε − 1))), the Gaussian in RDP
@@ -169,6 +176,62 @@ struct discrete_gaussian_mechanism {
   }
 };
 
+/// Lattice release 2^k (round(clamp(x)/2^k) + Z) of a real d-vector of l1 sensitivity Δ1, Z
+/// coordinate-wise discrete Laplace of integer scale t (mechanisms/secure/snapped_laplace.hpp).
+template <real_scalar Real>
+struct snapped_laplace_mechanism {
+  static constexpr std::string_view name = "snapped_laplace";
+  Real sensitivity{};
+  int grid_exponent = 0;
+  std::int64_t grid_scale = 1;
+  long long dimension = 1;
+  template <class V>
+  void fields(V&& v) {
+    v("sensitivity", sensitivity, "ℓ1 sensitivity Δ1 > 0 of the clamped real query");
+    v("grid_exponent", grid_exponent, "k in [-1022, 970]: release and noise on the grid 2^k Z");
+    v("grid_scale", grid_scale, "integer scale t >= 1 of the noise (P(z) ∝ exp(−|z|/t))");
+    v("dimension", dimension, "coordinates d >= 1 (rounding adds d 2^k to Δ1)");
+  }
+};
+
+/// Lattice release of a real d-vector of l2 sensitivity Δ2 with coordinate-wise discrete
+/// Gaussian noise N_Z(0, σ_g²), σ_g² = num/den in grid steps (mechanisms/secure/).
+template <real_scalar Real>
+struct snapped_gaussian_mechanism {
+  static constexpr std::string_view name = "snapped_gaussian";
+  Real sensitivity{};
+  int grid_exponent = 0;
+  std::int64_t variance_num = 1;
+  std::int64_t variance_den = 1;
+  long long dimension = 1;
+  template <class V>
+  void fields(V&& v) {
+    v("sensitivity", sensitivity, "ℓ2 sensitivity Δ2 > 0 of the clamped real query");
+    v("grid_exponent", grid_exponent, "k in [-1022, 970]: release and noise on the grid 2^k Z");
+    v("variance_num", variance_num, "numerator of σ_g² (variance in grid steps)");
+    v("variance_den", variance_den, "denominator of σ_g²");
+    v("dimension", dimension, "coordinates d >= 1 (rounding adds √d 2^k to Δ2)");
+  }
+};
+
+/// Lattice l2-Laplace release of a real d-vector of l2 sensitivity Δ2: noise round(W) with W of
+/// density ∝ exp(−‖W‖₂/t) in grid steps (mechanisms/secure/snapped_vector_laplace.hpp).
+template <real_scalar Real>
+struct snapped_vector_laplace_mechanism {
+  static constexpr std::string_view name = "snapped_vector_laplace";
+  Real sensitivity{};
+  int grid_exponent = 0;
+  std::int64_t grid_scale = 1;
+  long long dimension = 1;
+  template <class V>
+  void fields(V&& v) {
+    v("sensitivity", sensitivity, "ℓ2 sensitivity Δ2 > 0 of the clamped real query");
+    v("grid_exponent", grid_exponent, "k in [-1022, 970]: release and noise on the grid 2^k Z");
+    v("grid_scale", grid_scale, "integer scale t >= 1 (density ∝ exp(−‖w‖₂/t) in grid steps)");
+    v("dimension", dimension, "coordinates d >= 1 (rounding adds √d 2^k to Δ2)");
+  }
+};
+
 /// Noise of the sparse-vector (AboveThreshold) mechanism.
 enum class svt_noise { laplace, gaussian };
 constexpr auto enum_names(svt_noise) {
@@ -206,7 +269,8 @@ using mechanism =
                  laplace_mechanism<Real>, vector_laplace_mechanism<Real>, gaussian_mechanism<Real>,
                  exponential_mechanism<Real>, randomized_response_mechanism<Real>,
                  discrete_laplace_mechanism<Real>, discrete_gaussian_mechanism<Real>,
-                 sparse_vector_mechanism<Real>>;
+                 sparse_vector_mechanism<Real>, snapped_laplace_mechanism<Real>,
+                 snapped_gaussian_mechanism<Real>, snapped_vector_laplace_mechanism<Real>>;
 
 /// Name of the mechanism held by m (the JSON "mechanism" value).
 template <real_scalar Real>
@@ -341,6 +405,18 @@ void validate(const event<Real>& e) {
           c.positive("threshold_scale", m.threshold_scale);
           c.positive("query_scale", m.query_scale);
           c.at_least<long long>("max_queries", m.max_queries, 1);
+        } else if constexpr (std::is_same_v<M, snapped_laplace_mechanism<Real>> ||
+                             std::is_same_v<M, snapped_gaussian_mechanism<Real>> ||
+                             std::is_same_v<M, snapped_vector_laplace_mechanism<Real>>) {
+          c.positive("sensitivity", m.sensitivity);
+          c.at_least<int>("grid_exponent", m.grid_exponent, -1022, 970);
+          if constexpr (std::is_same_v<M, snapped_gaussian_mechanism<Real>>) {
+            c.at_least<std::int64_t>("variance_num", m.variance_num, 1);
+            c.at_least<std::int64_t>("variance_den", m.variance_den, 1);
+          } else {
+            c.at_least<std::int64_t>("grid_scale", m.grid_scale, 1);
+          }
+          c.at_least<long long>("dimension", m.dimension, 1, 1LL << 40);
         }
       },
       e.what);

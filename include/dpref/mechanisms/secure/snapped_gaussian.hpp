@@ -1,0 +1,120 @@
+// Snapped (lattice) Gaussian release of a real scalar or d-vector (spec/secure_release.md
+// SEC.GAUSS): y = 2^k (round(clamp(x) / 2^k) + Z), Z coordinate-wise exact discrete Gaussian
+// N_Z(0, σ_g²) with σ_g² = (σ / 2^k)² rounded up to a rational. The ledger event
+// (params.event()) is true for the released doubles: ρ = (Δ2/2^k + √d)²/(2σ_g²)-zCDP for a
+// query of l2 sensitivity Δ2 (accounting/snapped.hpp). Calibrate σ with the inflated
+// sensitivity accounting::snapped_inflated_sensitivity(Δ2, k, d, true) = Δ2 + √d 2^k.
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+#include <string>
+#include <utility>
+
+#include "dpref/accounting/event.hpp"
+#include "dpref/error.hpp"
+#include "dpref/params.hpp"
+#include "dpref/random/philox_stream.hpp"
+#include "dpref/random/secure/discrete_gaussian.hpp"
+#include "dpref/random/secure/lattice.hpp"
+#include "dpref/scalar.hpp"
+
+namespace dpref::mechanisms {
+
+/// Public parameters of a snapped Gaussian release (all data-independent).
+/// @spec SEC.GAUSS
+struct snapped_gaussian_params {
+  double sensitivity = 0;   ///< l2 sensitivity Δ2 of the clamped query
+  double sigma = 0;         ///< noise standard deviation σ in x units (rounded up on the grid)
+  long long dimension = 1;  ///< d
+  double clamp = 0;         ///< public bound C: coordinates are clamped to [-C, C]
+  int grid_exponent = 0;    ///< k: the release lies on 2^k Z
+
+  template <class V>
+  void fields(V&& v) {
+    v("sensitivity", sensitivity, "ℓ2 sensitivity Δ2 > 0 of the clamped query");
+    v("sigma", sigma, "noise standard deviation σ > 0 with (σ/2^k)² <= 2^30");
+    v("dimension", dimension, "number of coordinates d >= 1");
+    v("clamp", clamp, "public bound C > 0: every coordinate is clamped to [-C, C]");
+    v("grid_exponent", grid_exponent, "k: the release lies on the grid 2^k Z");
+  }
+  /// @throws invalid_parameter "mechanisms::snapped_gaussian_params.<field> must be ..."
+  void validate() const {
+    const param_checker c("mechanisms::snapped_gaussian_params");
+    c.positive("sensitivity", sensitivity);
+    c.positive("sigma", sigma);
+    c.at_least<long long>("dimension", dimension, 1, 1LL << 40);
+    c.positive("clamp", clamp);
+    c.at_least<int>("grid_exponent", grid_exponent, secure::lattice_k_min, secure::lattice_k_max);
+    c.require(std::ldexp(clamp, -grid_exponent) <= 0x1p52, "clamp",
+              "<= 2^(grid_exponent + 52) (coarser grid or smaller clamp)", clamp);
+    c.require(std::ldexp(sigma, -grid_exponent) <= 0x1p15, "sigma",
+              "<= 2^(grid_exponent + 15) (coarser grid)", sigma);
+  }
+  /// σ_g² = (σ / 2^k)² rounded up (secure::lattice_gaussian_variance).
+  [[nodiscard]] secure::rational64 grid_variance() const {
+    return secure::lattice_gaussian_variance(sigma, grid_exponent);
+  }
+  /// The ledger event of `count` releases with these parameters.
+  template <real_scalar Real>
+  [[nodiscard]] accounting::event<Real> event(long long count = 1, std::string label = {}) const {
+    validate();
+    const secure::rational64 v = grid_variance();
+    return accounting::make_event<Real>(
+        accounting::snapped_gaussian_mechanism<Real>{Real(sensitivity), grid_exponent, v.num, v.den,
+                                                     dimension},
+        count, std::move(label));
+  }
+};
+
+/// The grid of a snapped Gaussian: secure::lattice_rule with per_step = √d and reference
+/// min(σ, Δ2/√d), made coarse enough that σ / 2^k <= 2^14 (so that σ may still grow by the
+/// calibration for the inflated sensitivity and the exact sampler stays in 64-bit arithmetic).
+/// @throws std::domain_error for invalid arguments
+/// @spec SEC.LATTICE.RULE
+inline int snapped_gaussian_grid_exponent(double l2_sensitivity, double sigma, long long dimension,
+                                          double clamp, int s = 20) {
+  if (dimension < 1)
+    fail_domain("dpref::mechanisms::snapped_gaussian_grid_exponent", "dimension", ">= 1",
+                dimension);
+  const int k = secure::lattice_rule(l2_sensitivity, sigma,
+                                     std::sqrt(static_cast<double>(dimension)), clamp, s);
+  int e = 0;
+  (void)std::frexp(sigma, &e);  // sigma <= 2^e
+  return k > e - 14 ? k : e - 14;
+}
+
+/// The snapped Gaussian release of the d-vector x: y_i = 2^k sat(n_i + Z_i), Z_i iid N_Z(0, σ_g²).
+/// Validation is data-independent; no value of x except NaN makes it throw.
+/// @throws invalid_parameter for invalid params; std::domain_error if x.size() != d or some x_i
+///   is NaN
+/// @spec SEC.GAUSS
+inline vector<double> snapped_gaussian(philox_stream& s, const vector<double>& x,
+                                       const snapped_gaussian_params& p) {
+  p.validate();
+  if (x.size() != p.dimension)
+    fail_domain("dpref::mechanisms::snapped_gaussian", "x.size()", "== params.dimension", x.size());
+  const int k = p.grid_exponent;
+  const secure::rational64 v = p.grid_variance();
+  vector<double> y(x.size());
+  for (Eigen::Index i = 0; i < x.size(); ++i) {
+    const std::int64_t n = secure::lattice_round(x[i], k, p.clamp);
+    const std::int64_t z = secure::discrete_gaussian<std::int64_t>(s, v.num, v.den);
+    y[i] = secure::lattice_release(n, z, k);
+  }
+  return y;
+}
+
+/// Scalar form (params.dimension must be 1). @throws as the vector form @spec SEC.GAUSS
+inline double snapped_gaussian(philox_stream& s, double x, const snapped_gaussian_params& p) {
+  p.validate();
+  if (p.dimension != 1)
+    fail_domain("dpref::mechanisms::snapped_gaussian", "params.dimension", "1 for a scalar",
+                p.dimension);
+  const secure::rational64 v = p.grid_variance();
+  const std::int64_t n = secure::lattice_round(x, p.grid_exponent, p.clamp);
+  const std::int64_t z = secure::discrete_gaussian<std::int64_t>(s, v.num, v.den);
+  return secure::lattice_release(n, z, p.grid_exponent);
+}
+
+}  // namespace dpref::mechanisms
