@@ -5,10 +5,13 @@
 
 #include <bit>
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
 #include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <span>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -24,6 +27,7 @@
 #include "dpref/mechanisms/laplace.hpp"
 #include "dpref/mechanisms/vector_laplace.hpp"
 #include "dpref/random/secure/snapping.hpp"
+#include "world.hpp"
 
 namespace dpref::cli {
 namespace {
@@ -66,6 +70,7 @@ audit::audit_report run(const audit_options& o, std::string& sampler) {
   cfg.epsilon = o.epsilon;
   cfg.delta = 0;
   cfg.threads = o.threads;
+  cfg.comm = &world();  // mpirun: the samples are split over the ranks, counts summed exactly
   const double sens = 1;
   const std::string& m = o.mechanism;
   if (m == "laplace" || m == "laplace-fast" || m == "laplace-half-scale") {
@@ -159,9 +164,8 @@ audit::audit_report run(const audit_options& o, std::string& sampler) {
       cfg);
 }
 
-void run_audit_command(const audit_options& o) {
-  std::string sampler;
-  const audit::audit_report r = run(o, sampler);
+void print_report(const audit_options& o, const audit::audit_report& r,
+                  const std::string& sampler) {
   const auto& w = r.worst_pair();
   if (o.json) {
     nlohmann::json j;
@@ -175,7 +179,6 @@ void run_audit_command(const audit_options& o) {
     j["alpha"] = r.alpha;
     j["seed"] = o.seed;
     j["samples_per_side"] = {{"search", o.samples}, {"test", o.samples}};
-    j["seconds"] = r.seconds;
     nlohmann::json pairs = nlohmann::json::array();
     for (const auto& p : r.pairs)
       pairs.push_back(
@@ -205,7 +208,26 @@ void run_audit_command(const audit_options& o) {
              w.event.swapped ? "  (ratio P[M(D')∈S]/P[M(D)∈S])" : "");
   fmt::print("  counts         {} vs {} of {}  (CP bounds {:.6g} / {:.6g})\n", w.count_num,
              w.count_den, w.n, w.p_lower, w.p_upper);
-  fmt::print("  time           {:.2f} s\n", r.seconds);
+}
+
+/// Prints the report on rank 0, the time on stderr (identical runs give identical output), and
+/// throws audit_violation (exit code 5) when the audit found a violation.
+void run_audit_command(const audit_options& o) {
+  // test hook of spec/distributed.md DIST.ABORT: this rank fails while the others sample
+  if (const char* f = std::getenv("DPREF_TEST_FAIL_RANK");
+      f && world().size() > 1 && std::to_string(world().rank()) == f)
+    throw std::runtime_error("injected failure (DPREF_TEST_FAIL_RANK=" + std::string(f) + ")");
+  std::string sampler;
+  const audit::audit_report r = run(o, sampler);
+  if (world().is_root()) {
+    print_report(o, r, sampler);
+    std::fflush(stdout);
+    std::fprintf(stderr, "dpref audit: %.2f s on %d process(es)\n", r.seconds, world().size());
+  }
+  if (r.violation)
+    throw audit_violation("dpref audit " + o.mechanism +
+                          ": epsilon_lb = " + std::to_string(r.eps_lb) +
+                          " > claimed epsilon = " + std::to_string(r.epsilon));
 }
 
 }  // namespace

@@ -4,6 +4,11 @@
 // subcommand, missing argument); 3 invalid input (a value, a file or a JSON document the
 // library refuses); 4 a requested privacy budget would be exceeded (nothing was released);
 // 5 an audit found a violation; 70 internal error.
+//
+// Under mpirun (detected from the launcher's environment) every rank runs the command; the
+// distributed commands split their work over the ranks and rank 0 writes the output; an error
+// on any rank prints its message and aborts every rank with the exit code (spec/distributed.md
+// DIST.ABORT).
 #include <CLI/CLI.hpp>
 #include <cstdio>
 #include <exception>
@@ -12,8 +17,37 @@
 #include "commands.hpp"
 #include "dpref/accounting/budget_exceeded.hpp"
 #include "dpref/version.hpp"
+#include "world.hpp"
 
-int main(int argc, char** argv) {
+#ifdef DPREF_HAVE_MPI
+#include <cstdlib>
+#include <optional>
+
+#include "dpref/parallel/mpi_communicator.hpp"
+#endif
+
+namespace {
+
+/// Whether this process was started by an MPI launcher (Open MPI, PMI, PMIx).
+bool launched_by_mpirun() {
+  return std::getenv("OMPI_COMM_WORLD_SIZE") != nullptr || std::getenv("PMI_SIZE") != nullptr ||
+         std::getenv("PMIX_RANK") != nullptr;
+}
+
+/// Prints the error (or aborts every rank with it under MPI) and returns the exit code.
+int fail(int code, const char* kind, const char* what) {
+  const auto& w = dpref::cli::world();
+  if (w.size() > 1) {
+    std::string msg = std::string(kind) + ": " + what;
+    w.abort(code, msg);
+  }
+  std::fprintf(stderr, "dpref: %s: %s\n", kind, what);
+  return code;
+}
+
+}  // namespace
+
+int run_main(int argc, char** argv) {
   CLI::App app{"dpref: verified reference implementation of differentially private optimization"};
   app.set_version_flag("--version", std::string("dpref ") + dpref::version);
   app.require_subcommand(1);
@@ -24,25 +58,38 @@ int main(int argc, char** argv) {
     const int rc = app.exit(e);
     return rc == 0 ? 0 : dpref::cli::exit_usage;
   } catch (const dpref::accounting::budget_exceeded& e) {
-    std::fprintf(stderr, "dpref: budget exceeded: %s\n", e.what());
-    return dpref::cli::exit_budget;
+    return fail(dpref::cli::exit_budget, "budget exceeded", e.what());
   } catch (const dpref::cli::audit_violation& e) {
-    std::fprintf(stderr, "dpref: audit violation: %s\n", e.what());
-    return dpref::cli::exit_violation;
+    return fail(dpref::cli::exit_violation, "audit violation", e.what());
   } catch (const std::invalid_argument& e) {
-    std::fprintf(stderr, "dpref: invalid input: %s\n", e.what());
-    return dpref::cli::exit_invalid;
+    return fail(dpref::cli::exit_invalid, "invalid input", e.what());
   } catch (const std::domain_error& e) {
-    std::fprintf(stderr, "dpref: invalid input: %s\n", e.what());
-    return dpref::cli::exit_invalid;
+    return fail(dpref::cli::exit_invalid, "invalid input", e.what());
   } catch (const std::bad_alloc&) {
-    std::fprintf(stderr,
-                 "dpref: internal error: out of memory (the sizes asked for exceed this "
-                 "machine's memory)\n");
-    return dpref::cli::exit_internal;
+    return fail(dpref::cli::exit_internal, "internal error",
+                "out of memory (the sizes asked for exceed this machine's memory)");
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "dpref: internal error: %s\n", e.what());
-    return dpref::cli::exit_internal;
+    return fail(dpref::cli::exit_internal, "internal error", e.what());
   }
   return 0;
+}
+
+int main(int argc, char** argv) {
+#ifdef DPREF_HAVE_MPI
+  if (launched_by_mpirun()) {
+    MPI_Init(&argc, &argv);
+    int rc = 0;
+    {
+      const dpref::parallel::mpi_communicator comm(MPI_COMM_WORLD);
+      dpref::cli::set_world(comm);
+      rc = run_main(argc, argv);
+      dpref::cli::set_world(dpref::parallel::serial());
+    }
+    MPI_Finalize();
+    return rc;
+  }
+#else
+  (void)launched_by_mpirun;
+#endif
+  return run_main(argc, argv);
 }

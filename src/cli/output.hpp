@@ -13,6 +13,7 @@
 #include <string>
 
 #include "dpref/io/json.hpp"
+#include "world.hpp"
 
 namespace dpref::cli {
 
@@ -39,8 +40,10 @@ inline void prepare_output_dir(const std::string& dir, const std::string& flag =
                                 "' (" + ec.message() + ")");
 }
 
-/// Writes `text` to `path` atomically, or to stdout if `path` is empty.
+/// Writes `text` to `path` atomically, or to stdout if `path` is empty. Under MPI only rank 0
+/// writes (every rank holds the same result).
 inline void write_text(const std::string& text, const std::string& path) {
+  if (!world().is_root()) return;
   if (path.empty()) {
     std::cout << text;
     std::cout.flush();

@@ -16,7 +16,10 @@
 //
 // Sampling: sample i of a side lies in chunk c = i / chunk, drawn from the substream
 // philox_stream(seed, stream_id(phase, pair, side), c); counts are integer sums over chunks, so
-// the result is bit-identical for any number of threads.
+// the result is bit-identical for any number of threads — and of processes: with a
+// communicator of P ranks (audit_config::comm), rank r draws the contiguous chunk range
+// block_range(chunks, P, r) and the counts are summed exactly across ranks (spec/distributed.md
+// DIST.AUDIT).
 #pragma once
 
 #include <algorithm>
@@ -38,6 +41,7 @@
 #include "dpref/audit/events.hpp"
 #include "dpref/audit/neighbours.hpp"
 #include "dpref/error.hpp"
+#include "dpref/parallel/communicator.hpp"
 #include "dpref/random/philox_stream.hpp"
 
 namespace dpref::audit {
@@ -53,6 +57,8 @@ struct audit_config {
   unsigned threads = 0;            ///< worker threads; 0 = std::thread::hardware_concurrency()
   std::uint64_t chunk = 1u << 14;  ///< samples per substream (part of the sampling plan)
   std::uint64_t min_count = 5;     ///< search counts below this are not chosen
+  /// Processes sharing the sampling (nullptr: this process alone); results do not depend on it.
+  const parallel::communicator* comm = nullptr;
 };
 
 /// The event chosen on the search sample.
@@ -101,19 +107,22 @@ inline std::uint64_t audit_stream_id(unsigned phase, std::size_t pair, unsigned 
 /// depend on `threads`.
 /// @spec AUDIT.THREADS
 template <class Output, class Sampler>
-std::vector<std::vector<std::uint64_t>> count_cells(const Sampler& sampler,
-                                                    const std::vector<event_family<Output>>& fams,
-                                                    std::uint64_t n, std::uint64_t seed,
-                                                    std::uint64_t stream_id, unsigned threads,
-                                                    std::uint64_t chunk) {
+std::vector<std::vector<std::uint64_t>> count_cells(
+    const Sampler& sampler, const std::vector<event_family<Output>>& fams, std::uint64_t n,
+    std::uint64_t seed, std::uint64_t stream_id, unsigned threads, std::uint64_t chunk,
+    const parallel::communicator& comm = parallel::serial()) {
   if (chunk == 0) fail_argument("dpref::audit::count_cells", "chunk", ">= 1", chunk);
-  const std::uint64_t chunks = (n + chunk - 1) / chunk;
+  const std::uint64_t all_chunks = (n + chunk - 1) / chunk;
+  const parallel::range mine =
+      parallel::block_range(static_cast<std::int64_t>(all_chunks), comm.size(), comm.rank());
+  const auto first = static_cast<std::uint64_t>(mine.begin);
+  const auto chunks = static_cast<std::uint64_t>(mine.end);
   if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
-  threads =
-      static_cast<unsigned>(std::min<std::uint64_t>(threads, std::max<std::uint64_t>(chunks, 1)));
+  threads = static_cast<unsigned>(
+      std::min<std::uint64_t>(threads, std::max<std::uint64_t>(chunks - first, 1)));
   std::vector<std::vector<std::uint64_t>> total(fams.size());
   for (std::size_t f = 0; f < fams.size(); ++f) total[f].assign(fams[f].cells(), 0);
-  std::atomic<std::uint64_t> next{0};
+  std::atomic<std::uint64_t> next{first};
   std::mutex merge;
   std::exception_ptr error;
   auto work = [&] {
@@ -157,6 +166,14 @@ std::vector<std::vector<std::uint64_t>> count_cells(const Sampler& sampler,
     for (auto& th : pool) th.join();
   }
   if (error) std::rethrow_exception(error);
+  if (comm.size() > 1) {  // exact integer sums across ranks
+    std::vector<std::uint64_t> flat;
+    for (const auto& t : total) flat.insert(flat.end(), t.begin(), t.end());
+    comm.allreduce_sum(flat);
+    std::size_t k = 0;
+    for (auto& t : total)
+      for (auto& x : t) x = flat[k++];
+  }
   return total;
 }
 
@@ -301,18 +318,19 @@ audit_report run_audit_per_pair(const Mechanism& mechanism,
     };
     const auto s0 = side(pr.first);
     const auto s1 = side(pr.second);
+    const parallel::communicator& comm = cfg.comm ? *cfg.comm : parallel::serial();
     const auto sa = count_cells<Output>(s0, families, cfg.search_samples, cfg.seed,
-                                        audit_stream_id(0, p, 0), cfg.threads, cfg.chunk);
+                                        audit_stream_id(0, p, 0), cfg.threads, cfg.chunk, comm);
     const auto sb = count_cells<Output>(s1, families, cfg.search_samples, cfg.seed,
-                                        audit_stream_id(0, p, 1), cfg.threads, cfg.chunk);
+                                        audit_stream_id(0, p, 1), cfg.threads, cfg.chunk, comm);
     pair_result r;
     r.pair = pr.name;
     r.event = choose_event(families, sa, sb, cfg.search_samples, cfg.test_samples,
                            rep.alpha_per_bound, cfg.delta, cfg.min_count);
     const auto ta = count_cells<Output>(s0, families, cfg.test_samples, cfg.seed,
-                                        audit_stream_id(1, p, 0), cfg.threads, cfg.chunk);
+                                        audit_stream_id(1, p, 0), cfg.threads, cfg.chunk, comm);
     const auto tb = count_cells<Output>(s1, families, cfg.test_samples, cfg.seed,
-                                        audit_stream_id(1, p, 1), cfg.threads, cfg.chunk);
+                                        audit_stream_id(1, p, 1), cfg.threads, cfg.chunk, comm);
     rep.samples += 2 * (cfg.search_samples + cfg.test_samples);
     const auto& fam = families[r.event.family];
     std::uint64_t ka = 0, kb = 0;

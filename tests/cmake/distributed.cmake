@@ -1,0 +1,24 @@
+# Distributed runs (spec/distributed.md): ctest label `mpi`; needs the MPI backend and mpirun.
+# Ranks 1, 2 and 3 (--oversubscribe) must give byte-identical output to the serial run; a rank
+# that fails mid-run must stop every rank with its message (no hang: each test has a timeout).
+if(TARGET dpref_cli AND TARGET dpref::mpi)
+  find_program(DPREF_MPIRUN NAMES mpirun mpiexec)
+  if(DPREF_MPIRUN)
+    set(DPREF_MPI_ENV "OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1;OMPI_MCA_rmaps_base_oversubscribe=1")
+    add_test(NAME DIST_AUDIT_identical
+             COMMAND ${PROJECT_SOURCE_DIR}/tests/cli/mpi_identical.sh $<TARGET_FILE:dpref_cli> "1 2 3" --
+                     audit laplace --samples 300000 --threads 1 --json)
+    add_test(NAME DIST_AUDIT_identical_violation_counts
+             COMMAND ${PROJECT_SOURCE_DIR}/tests/cli/mpi_identical.sh $<TARGET_FILE:dpref_cli> "2 3" --
+                     audit textbook-laplace --samples 200000 --threads 1 --json)
+    # a rank that fails aborts every rank with its message, within the timeout
+    add_test(NAME DIST_ABORT_audit
+             COMMAND ${DPREF_MPIRUN} --oversubscribe -np 3 -x DPREF_TEST_FAIL_RANK=1
+                     $<TARGET_FILE:dpref_cli> audit laplace --samples 300000 --threads 1)
+    set_tests_properties(DIST_AUDIT_identical DIST_AUDIT_identical_violation_counts DIST_ABORT_audit
+                         PROPERTIES LABELS mpi TIMEOUT 120 ENVIRONMENT "${DPREF_MPI_ENV}")
+    set_tests_properties(DIST_ABORT_audit PROPERTIES
+                         PASS_REGULAR_EXPRESSION "rank 1 of 3: internal error: injected failure")
+  endif()
+endif()
+dpref_add_test(distributed_test LABELS unit SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/unit/distributed_test.cpp)
