@@ -2,6 +2,7 @@
 // whose message names the function, the parameter and the offending value.
 #pragma once
 
+#include <charconv>
 #include <cmath>
 #include <sstream>
 #include <stdexcept>
@@ -13,18 +14,20 @@
 namespace dpref {
 
 namespace detail {
+/// Text of a value for messages: the shortest text that round-trips for double, all digits
+/// for other floating-point types.
 template <class T>
 std::string to_text(const T& v) {
-  std::ostringstream os;
-  os.precision(17);
-  if constexpr (std::is_floating_point_v<T>) {
-    os << v;
-  } else if constexpr (std::is_integral_v<T>) {
-    os << v;
+  if constexpr (std::is_same_v<T, double>) {
+    char buf[40];
+    const auto r = std::to_chars(buf, buf + sizeof buf, v);
+    return std::string(buf, r.ptr);
   } else {
+    std::ostringstream os;
+    os.precision(std::is_same_v<T, long double> ? 21 : 17);
     os << v;
+    return os.str();
   }
-  return os.str();
 }
 }  // namespace detail
 

@@ -52,6 +52,20 @@ int run_main(int argc, char** argv) {
   app.set_version_flag("--version", std::string("dpref ") + dpref::version);
   app.require_subcommand(1);
   for (const auto registration : dpref::cli::command_registry()) registration(app);
+  // an unknown first word is a mistyped subcommand: say so (CLI11 would report a missing one)
+  if (argc > 1 && argv[1][0] != '-') {
+    std::string known;
+    bool found = false;
+    for (const CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; })) {
+      found = found || sub->get_name() == argv[1];
+      known += (known.empty() ? "" : ", ") + sub->get_name();
+    }
+    if (!found) {
+      std::fprintf(stderr, "dpref: usage error: unknown subcommand '%s' (known: %s)\n", argv[1],
+                   known.c_str());
+      return dpref::cli::exit_usage;
+    }
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

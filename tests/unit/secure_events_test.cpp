@@ -64,7 +64,7 @@ TEST(SEC_ACC_LAPLACE, InflatedEpsilonExactValuesAndCalibration) {
             "970], got -1023");
   EXPECT_EQ(message_of([] { (void)snapped_laplace_grid_scale(1.0, 1e-9, -40, 1); }),
             "dpref::accounting::snapped_laplace_grid_scale: epsilon must be large enough that "
-            "the grid scale is <= 2^52 (coarser grid), got 1.0995116277769999e+21");
+            "the grid scale is <= 2^52 (coarser grid), got 1.099511627777e+21");
 }
 
 // ==== SEC.ACC.VLAPLACE ======================================================================
