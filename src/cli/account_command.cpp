@@ -2,7 +2,8 @@
 // writes, or any {"accounting": {...}, "events": [...]} document (schema: spec/accounting.md
 // ACC.LEDGER.JSON; example: examples/account_events.json). Strict: unknown or duplicate keys,
 // wrong types, non-integers and invalid values are refused with the JSON path. Text output
-// rounds every ε and δ UP; --json prints every digit.
+// rounds every ε and δ UP; --json prints every digit (the report of
+// dpref/accounting/account_report.hpp, shared with the Python package).
 #include <fmt/core.h>
 
 #include <CLI/CLI.hpp>
@@ -10,7 +11,7 @@
 #include <string>
 
 #include "commands.hpp"
-#include "dpref/accounting/ledger_json.hpp"
+#include "dpref/accounting/account_report.hpp"
 #include "dpref/io/format_upward.hpp"
 #include "flags.hpp"
 #include "output.hpp"
@@ -31,16 +32,13 @@ struct account_state {
 
 template <real_scalar Real>
 io::json account_json(const io::document& doc, std::string& text) {
-  const ledger<Real> l = read_ledger<Real>(io::node(doc));
-  const guarantee<Real> g = l.total();
-  io::json events = io::json::array();
+  const account_report<Real> r = account_document<Real>(io::node(doc));
+  const guarantee<Real>& g = r.total;
   text += fmt::format("{:<22} {:>12}  {:<30} {}\n", "mechanism", "count", "sampling",
                       "alone (certified, rounded up)");
-  for (const auto& e : l.events()) {
-    const guarantee<Real> alone = account<Real>({e}, l.options());
-    io::json je = event_value(e);
-    je["alone"] = guarantee_value(alone);
-    events.push_back(je);
+  for (std::size_t i = 0; i < r.l.events().size(); ++i) {
+    const auto& e = r.l.events()[i];
+    const guarantee<Real>& alone = r.alone[i];
     std::string sampling = "none";
     if (e.sampling)
       sampling = std::string(io::enum_to_string(e.sampling->scheme)) +
@@ -51,27 +49,18 @@ io::json account_json(const io::document& doc, std::string& text) {
                         e.count, sampling, io::format_upward(alone.epsilon, 8),
                         io::format_upward(alone.delta, 8));
   }
-  io::json out = io::json::object();
-  out["schema"] = "dpref.account/1";
-  out["precision"] = scalar_name<Real>();
-  out["ledger"] = ledger_value(l);
-  out["guarantee"] = guarantee_value(g);
-  out["events"] = std::move(events);
   text += fmt::format("\ncomposed guarantee: (epsilon, delta) = ({}, {})  [{} accountant]\n",
                       io::format_upward(g.epsilon, 10), io::format_upward(g.delta, 10),
                       io::enum_to_string(g.method));
   if (g.rdp_part) {
-    const auto& r = *g.rdp_part;
-    out["rdp"] = {{"order", io::real_value(r.order)},
-                  {"max_order", l.options().max_order},
-                  {"order_at_grid_edge", r.at_grid_edge}};
-    const bool at_top = r.at_grid_edge && r.order == Real(l.options().max_order);
+    const auto& c = *g.rdp_part;
+    const bool at_top = c.at_grid_edge && c.order == Real(r.l.options().max_order);
     text += fmt::format("  Rényi part converted at delta = {}, best order {}{}\n",
-                        io::format_upward(l.options().delta, 6), io::format_real(r.order),
+                        io::format_upward(r.l.options().delta, 6), io::format_real(c.order),
                         at_top ? " (the largest order of the grid: raise --max-order)" : "");
   }
   text += "  (every value is a certified upper bound, printed rounded up)\n";
-  return out;
+  return r.json;
 }
 
 void register_account_command(CLI::App& app) {

@@ -3,7 +3,8 @@
 // Exit codes (spec/architecture.md ARCH.CLI): 0 success; 2 usage error (unknown flag or
 // subcommand, missing argument); 3 invalid input (a value, a file or a JSON document the
 // library refuses); 4 a requested privacy budget would be exceeded (nothing was released);
-// 5 an audit found a violation; 70 internal error.
+// 5 an audit found a violation; 6 an implementation failed conformance vectors
+// (`dpref check-vectors`); 70 internal error.
 #include <CLI/CLI.hpp>
 #include <cstdio>
 #include <exception>
@@ -29,6 +30,9 @@ int main(int argc, char** argv) {
   } catch (const dpref::cli::audit_violation& e) {
     std::fprintf(stderr, "dpref: audit violation: %s\n", e.what());
     return dpref::cli::exit_violation;
+  } catch (const dpref::cli::check_failed& e) {
+    std::fprintf(stderr, "dpref: conformance check failed: %s\n", e.what());
+    return dpref::cli::exit_check_failed;
   } catch (const std::invalid_argument& e) {
     std::fprintf(stderr, "dpref: invalid input: %s\n", e.what());
     return dpref::cli::exit_invalid;
