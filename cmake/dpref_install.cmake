@@ -17,5 +17,7 @@ install(FILES ${CMAKE_CURRENT_BINARY_DIR}/dprefConfig.cmake
 # build tree (build/<preset>/share/dpref -> source data) so that programs find it relative to
 # their own location (include/dpref/io/data_path.hpp).
 install(DIRECTORY data/ev DESTINATION ${CMAKE_INSTALL_DATADIR}/dpref)
+# the conformance corpus (spec/conformance.md): share/dpref/conformance
+install(DIRECTORY data/conformance DESTINATION ${CMAKE_INSTALL_DATADIR}/dpref)
 file(MAKE_DIRECTORY ${CMAKE_BINARY_DIR}/share/dpref)
 file(CREATE_LINK ${CMAKE_SOURCE_DIR}/data/ev ${CMAKE_BINARY_DIR}/share/dpref/ev SYMBOLIC)

@@ -6,6 +6,7 @@ SUDO=""
 if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
 PACKAGES=(
   build-essential cmake ninja-build git python3 python3-numpy python3-matplotlib clang-format
+  pybind11-dev python3-dev python3-scipy python3-mpmath python3-pytest python3-jsonschema
   libeigen3-dev libboost-dev libmpfr-dev libmpfi-dev libgmp-dev librandom123-dev
   libgtest-dev libgmock-dev librapidcheck-dev libbenchmark-dev libcli11-dev nlohmann-json3-dev libfmt-dev
   libglpk-dev

@@ -2,11 +2,11 @@
 // writes, or any {"accounting": {...}, "events": [...]} document (schema: spec/accounting.md
 // ACC.LEDGER.JSON; example: examples/account_events.json). Strict: unknown or duplicate keys,
 // wrong types, non-integers and invalid values are refused with the JSON path. Text output
-// rounds every ε and δ UP; --json prints every digit.
+// rounds every ε and δ UP; --json prints every digit (the report of
+// dpref/accounting/account_report.hpp, shared with the Python package).
 #include <fmt/core.h>
 
 #include <CLI/CLI.hpp>
-#include <chrono>
 #include <cstdio>
 #include <memory>
 #include <stdexcept>
@@ -14,8 +14,8 @@
 #include <variant>
 
 #include "commands.hpp"
+#include "dpref/accounting/account_report.hpp"
 #include "dpref/accounting/format.hpp"
-#include "dpref/accounting/ledger_json.hpp"
 #include "flags.hpp"
 #include "output.hpp"
 #include "precision.hpp"
@@ -34,43 +34,36 @@ struct account_state {
   flag_set flags;
 };
 
-/// Refuses a ledger whose fractional-order RDP would take more than ~2 minutes (each
-/// Poisson-subsampled Gaussian event costs about 5 s on the fractional grid) unless --force.
+/// Estimated seconds of a ledger (fractional-order RDP costs about 5 s per Poisson-subsampled
+/// Gaussian event and is accounted twice: alone and composed); refused above 120 s unless
+/// --force, announced on stderr when forced.
 template <real_scalar Real>
-void check_work(const ledger<Real>& l, bool force) {
-  if (!l.options().fractional_orders || l.options().method == accounting_method::pld || force)
-    return;
+void check_work(const io::document& doc, bool force) {
+  const ledger<Real> l = read_ledger<Real>(io::node(doc));
+  if (!l.options().fractional_orders || l.options().method == accounting_method::pld) return;
   long long heavy = 0;
   for (const auto& e : l.events())
     if (e.sampling && std::holds_alternative<gaussian_mechanism<Real>>(e.what)) ++heavy;
-  if (heavy * 5 > 120)
+  const long long seconds = heavy * 10;
+  if (seconds > 120 && !force)
     throw std::invalid_argument("dpref account: fractional_orders on " + std::to_string(heavy) +
                                 " subsampled Gaussian events would take about " +
-                                std::to_string(heavy * 5) +
+                                std::to_string(seconds) +
                                 " s (> 120 s); pass --force to run it anyway, or use --method pld");
+  if (seconds > 5)
+    std::fprintf(stderr, "dpref account: fractional orders, about %lld s of work\n", seconds);
 }
 
 template <real_scalar Real>
 io::json account_json(const io::document& doc, std::string& text, bool force) {
-  using clock = std::chrono::steady_clock;
-  const auto t0 = clock::now();
-  const ledger<Real> l = read_ledger<Real>(io::node(doc));
-  check_work(l, force);
-  const guarantee<Real> g = l.total();
-  io::json events = io::json::array();
+  check_work<Real>(doc, force);
+  const account_report<Real> r = account_document<Real>(io::node(doc));
+  const guarantee<Real>& g = r.total;
   text += fmt::format("{:<22} {:>12}  {:<30} {}\n", "mechanism", "count", "sampling",
                       "alone (certified, rounded up)");
-  std::size_t done = 0;
-  for (const auto& e : l.events()) {
-    const guarantee<Real> alone = account<Real>({e}, l.options());
-    ++done;
-    const double secs = std::chrono::duration<double>(clock::now() - t0).count();
-    if (secs > 5)
-      std::fprintf(stderr, "dpref account: %zu/%zu events accounted alone (%.0f s)\n", done,
-                   l.events().size(), secs);
-    io::json je = event_value(e);
-    je["alone"] = guarantee_value(alone);
-    events.push_back(je);
+  for (std::size_t i = 0; i < r.l.events().size(); ++i) {
+    const auto& e = r.l.events()[i];
+    const guarantee<Real>& alone = r.alone[i];
     std::string sampling = "none";
     if (e.sampling)
       sampling = std::string(io::enum_to_string(e.sampling->scheme)) +
@@ -81,28 +74,19 @@ io::json account_json(const io::document& doc, std::string& text, bool force) {
                         e.count, sampling, accounting::format_rounded_up(alone.epsilon, 8),
                         accounting::format_rounded_up(alone.delta, 8));
   }
-  io::json out = io::json::object();
-  out["schema"] = "dpref.account/1";
-  out["precision"] = scalar_name<Real>();
-  out["ledger"] = ledger_value(l);
-  out["guarantee"] = guarantee_value(g);
-  out["events"] = std::move(events);
   text += fmt::format("\ncomposed guarantee: (epsilon, delta) = ({}, {})  [{} accountant]\n",
                       accounting::format_rounded_up(g.epsilon, 10),
                       accounting::format_rounded_up(g.delta, 10), io::enum_to_string(g.method));
   if (g.rdp_part) {
-    const auto& r = *g.rdp_part;
-    out["rdp"] = {{"order", io::real_value(r.order)},
-                  {"max_order", l.options().max_order},
-                  {"order_at_grid_edge", r.at_grid_edge}};
-    const bool at_top = r.at_grid_edge && r.order == Real(l.options().max_order);
+    const auto& c = *g.rdp_part;
+    const bool at_top = c.at_grid_edge && c.order == Real(r.l.options().max_order);
     text +=
         fmt::format("  Rényi part converted at delta = {}, best order {}{}\n",
-                    accounting::format_rounded_up(l.options().delta, 6), io::format_real(r.order),
+                    accounting::format_rounded_up(r.l.options().delta, 6), io::format_real(c.order),
                     at_top ? " (the largest order of the grid: raise --max-order)" : "");
   }
   text += "  (every value is a certified upper bound, printed rounded up)\n";
-  return out;
+  return r.json;
 }
 
 void register_account_command(CLI::App& app) {

@@ -31,10 +31,16 @@ inline constexpr int exit_usage = 2;
 inline constexpr int exit_invalid = 3;
 inline constexpr int exit_budget = 4;
 inline constexpr int exit_violation = 5;
+inline constexpr int exit_check_failed = 6;
 inline constexpr int exit_internal = 70;
 
 /// Thrown by a command whose audit found a violation (exit code 5).
 class audit_violation : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+/// Thrown by `dpref check-vectors` when an implementation fails a conformance vector (exit 6).
+class check_failed : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
 };

@@ -3,7 +3,8 @@
 // Exit codes (spec/architecture.md ARCH.CLI): 0 success; 2 usage error (unknown flag or
 // subcommand, missing argument); 3 invalid input (a value, a file or a JSON document the
 // library refuses); 4 a requested privacy budget would be exceeded (nothing was released);
-// 5 an audit found a violation; 70 internal error.
+// 5 an audit found a violation; 6 an implementation failed conformance vectors
+// (`dpref check-vectors`); 70 internal error.
 //
 // Under mpirun (detected from the launcher's environment) every rank runs the command; the
 // distributed commands split their work over the ranks and rank 0 writes the output; an error
@@ -75,6 +76,8 @@ int run_main(int argc, char** argv) {
     return fail(dpref::cli::exit_budget, "budget exceeded", e.what());
   } catch (const dpref::cli::audit_violation& e) {
     return fail(dpref::cli::exit_violation, "audit violation", e.what());
+  } catch (const dpref::cli::check_failed& e) {
+    return fail(dpref::cli::exit_check_failed, "conformance check failed", e.what());
   } catch (const std::invalid_argument& e) {
     return fail(dpref::cli::exit_invalid, "invalid input", e.what());
   } catch (const std::domain_error& e) {

@@ -1,78 +1,13 @@
-// `--precision double|long-double|mp50|mpfr:DIGITS` and the dispatch to the scalar type
-// (spec/architecture.md ARCH.CLI). mpfr:DIGITS sets mpfr_real's precision once, in the main
-// thread, before any computation (Boost's mpfr_float keeps it process-wide).
+// `--precision double|long-double|mp50|mpfr:DIGITS` of the CLI: the library's precision names
+// and dispatch (dpref/io/precision.hpp), shared with the Python package.
 #pragma once
 
-#include <stdexcept>
-#include <string>
-
-#include "dpref/io/number_text.hpp"
-#include "dpref/scalar.hpp"
+#include "dpref/io/precision.hpp"
 
 namespace dpref::cli {
 
-struct precision {
-  enum class kind { double_, long_double, mp50, mpfr } k = kind::double_;
-  unsigned digits = 0;  ///< decimal digits (mpfr)
-  [[nodiscard]] std::string name() const {
-    switch (k) {
-      case kind::double_:
-        return "double";
-      case kind::long_double:
-        return "long-double";
-      case kind::mp50:
-        return "mp50";
-      case kind::mpfr:
-        return "mpfr:" + std::to_string(digits);
-    }
-    return "?";
-  }
-};
-
-/// @throws std::invalid_argument "--precision must be double, long-double, mp50 or
-/// mpfr:DIGITS (DIGITS in [10, 10000]), got '...'"
-inline precision parse_precision(const std::string& text) {
-  precision p;
-  if (text == "double") return p;
-  if (text == "long-double") {
-    p.k = precision::kind::long_double;
-    return p;
-  }
-  if (text == "mp50") {
-    p.k = precision::kind::mp50;
-    return p;
-  }
-  const std::string msg =
-      "--precision must be double, long-double, mp50 or mpfr:DIGITS (DIGITS in [10, 10000]), got "
-      "'" +
-      text + "'";
-  if (text.rfind("mpfr:", 0) == 0) {
-    try {
-      p.digits = io::parse_integer<unsigned>(text.substr(5), "--precision", 10U, 10000U);
-    } catch (const std::invalid_argument&) {
-      throw std::invalid_argument(msg);
-    }
-    p.k = precision::kind::mpfr;
-    return p;
-  }
-  throw std::invalid_argument(msg);
-}
-
-/// Calls f.template operator()<Real>() with the scalar type of p.
-template <class F>
-decltype(auto) with_precision(const precision& p, F&& f) {
-  switch (p.k) {
-    case precision::kind::long_double:
-      return f.template operator()<long double>();
-    case precision::kind::mp50:
-      return f.template operator()<mp50>();
-    case precision::kind::mpfr:
-      mpfr_real::default_precision(p.digits);
-      return f.template operator()<mpfr_real>();
-    case precision::kind::double_:
-      break;
-  }
-  return f.template operator()<double>();
-}
+using io::parse_precision;
+using io::precision;
+using io::with_precision;
 
 }  // namespace dpref::cli

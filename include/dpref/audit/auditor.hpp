@@ -16,10 +16,7 @@
 //
 // Sampling: sample i of a side lies in chunk c = i / chunk, drawn from the substream
 // philox_stream(seed, stream_id(phase, pair, side), c); counts are integer sums over chunks, so
-// the result is bit-identical for any number of threads — and of processes: with a
-// communicator of P ranks (audit_config::comm), rank r draws the contiguous chunk range
-// block_range(chunks, P, r) and the counts are summed exactly across ranks (spec/distributed.md
-// DIST.AUDIT).
+// the result is bit-identical for any number of threads.
 #pragma once
 
 #include <algorithm>
@@ -57,7 +54,8 @@ struct audit_config {
   unsigned threads = 0;            ///< worker threads; 0 = std::thread::hardware_concurrency()
   std::uint64_t chunk = 1u << 14;  ///< samples per substream (part of the sampling plan)
   std::uint64_t min_count = 5;     ///< search counts below this are not chosen
-  /// Processes sharing the sampling (nullptr: this process alone); results do not depend on it.
+  /// Processes sharing the sampling (nullptr: this process alone); results do not depend on it
+  /// (spec/distributed.md DIST.AUDIT).
   const parallel::communicator* comm = nullptr;
 };
 
@@ -102,13 +100,16 @@ inline std::uint64_t audit_stream_id(unsigned phase, std::size_t pair, unsigned 
          (static_cast<std::uint64_t>(pair) << 1) | side;
 }
 
-/// Counts n outputs of `sampler` (philox_stream& -> Output, callable concurrently) in the cells
-/// of every family. Chunk c of the plan uses philox_stream(seed, stream_id, c): the counts do not
-/// depend on `threads`.
-/// @spec AUDIT.THREADS
-template <class Output, class Sampler>
-std::vector<std::vector<std::uint64_t>> count_cells(
-    const Sampler& sampler, const std::vector<event_family<Output>>& fams, std::uint64_t n,
+/// Counts n outputs in the cells of every family, drawing them chunk by chunk with
+/// `fill(philox_stream& s, std::uint64_t m, std::vector<Output>& out)`, which appends the m
+/// outputs of a chunk drawn from s (callable concurrently). Chunk c of the plan uses
+/// philox_stream(seed, stream_id, c): the counts do not depend on `threads` — nor on the
+/// number of processes: with a communicator of P ranks, rank r draws the contiguous chunk range
+/// block_range(chunks, P, r) and the counts are summed exactly across ranks (DIST.AUDIT).
+/// @spec AUDIT.THREADS DIST.AUDIT
+template <class Output, class Fill>
+std::vector<std::vector<std::uint64_t>> count_cells_batched(
+    const Fill& fill, const std::vector<event_family<Output>>& fams, std::uint64_t n,
     std::uint64_t seed, std::uint64_t stream_id, unsigned threads, std::uint64_t chunk,
     const parallel::communicator& comm = parallel::serial()) {
   if (chunk == 0) fail_argument("dpref::audit::count_cells", "chunk", ">= 1", chunk);
@@ -139,7 +140,10 @@ std::vector<std::vector<std::uint64_t>> count_cells(
         philox_stream s(seed, stream_id, c);
         const std::uint64_t m = std::min(chunk, n - c * chunk);
         out.clear();
-        for (std::uint64_t i = 0; i < m; ++i) out.push_back(sampler(s));
+        fill(s, m, out);
+        if (out.size() != m)
+          fail_argument("dpref::audit::count_cells", "outputs of a chunk",
+                        "exactly " + std::to_string(m), out.size());
         const std::span<const Output> ys(out.data(), out.size());
         const std::span<std::uint32_t> cs(cells.data(), out.size());
         for (std::size_t f = 0; f < fams.size(); ++f) {
@@ -175,6 +179,20 @@ std::vector<std::vector<std::uint64_t>> count_cells(
       for (auto& x : t) x = flat[k++];
   }
   return total;
+}
+
+/// Counts n outputs of `sampler` (philox_stream& -> Output, callable concurrently) in the cells
+/// of every family: count_cells_batched with one sampler call per output.
+/// @spec AUDIT.THREADS
+template <class Output, class Sampler>
+std::vector<std::vector<std::uint64_t>> count_cells(
+    const Sampler& sampler, const std::vector<event_family<Output>>& fams, std::uint64_t n,
+    std::uint64_t seed, std::uint64_t stream_id, unsigned threads, std::uint64_t chunk,
+    const parallel::communicator& comm = parallel::serial()) {
+  const auto fill = [&sampler](philox_stream& s, std::uint64_t m, std::vector<Output>& out) {
+    for (std::uint64_t i = 0; i < m; ++i) out.push_back(sampler(s));
+  };
+  return count_cells_batched<Output>(fill, fams, n, seed, stream_id, threads, chunk, comm);
 }
 
 namespace detail {
@@ -282,21 +300,18 @@ chosen_event choose_event(const std::vector<event_family<Output>>& fams,
   return best;
 }
 
-/// Runs the audit of `mechanism` (callable (const Input&, philox_stream&) -> Output, safe to call
-/// concurrently) on the neighbour pairs, with event families that may depend on the pair (e.g.
-/// a projection on q(D') − q(D) or a likelihood-ratio statistic of the pair).
-/// @param mechanism the mechanism M(D, stream) @param pairs neighbouring inputs (D, D')
-/// @param families_of pair -> std::vector<event_family<Output>> searched for that pair
-/// @param cfg seeds, sizes, claimed (ε, δ), alpha
-/// @return per-pair bounds and the overall verdict
-/// @throws std::invalid_argument / std::domain_error for an invalid configuration
+/// The audit of `pair_names.size()` neighbour pairs whose outputs are counted by
+/// `count(phase, pair, side, n, families)` (phase 0 = search, 1 = test; side 0 = D, 1 = D';
+/// it must draw its outputs from the plan's streams, audit_stream_id(phase, pair, side), e.g.
+/// through count_cells_batched) with the families `families_of(pair)`. run_audit_per_pair and
+/// the batch audit of outputs produced elsewhere (e.g. a Python callable) are built on it.
 /// @spec AUDIT.AUDITOR
-template <class Input, class Output, class Mechanism, class FamiliesOf>
-audit_report run_audit_per_pair(const Mechanism& mechanism,
-                                const std::vector<neighbour_pair<Input>>& pairs,
-                                const FamiliesOf& families_of, const audit_config& cfg) {
+template <class Output, class FamiliesOf, class Count>
+audit_report run_audit_counts(const std::vector<std::string>& pair_names,
+                              const FamiliesOf& families_of, const Count& count,
+                              const audit_config& cfg) {
   constexpr const char* fn = "dpref::audit::run_audit";
-  if (pairs.empty()) fail_argument(fn, "pairs", "non-empty", pairs.size());
+  if (pair_names.empty()) fail_argument(fn, "pairs", "non-empty", pair_names.size());
   if (cfg.search_samples < 1) fail_argument(fn, "search_samples", ">= 1", cfg.search_samples);
   if (cfg.test_samples < 1) fail_argument(fn, "test_samples", ">= 1", cfg.test_samples);
   if (!(cfg.alpha > 0) || !(cfg.alpha < 1)) fail_domain(fn, "alpha", "in (0, 1)", cfg.alpha);
@@ -308,29 +323,18 @@ audit_report run_audit_per_pair(const Mechanism& mechanism,
   rep.epsilon = cfg.epsilon;
   rep.delta = cfg.delta;
   rep.alpha = cfg.alpha;
-  rep.alpha_per_bound = cfg.alpha / (2.0 * static_cast<double>(pairs.size()));
-  for (std::size_t p = 0; p < pairs.size(); ++p) {
-    const auto& pr = pairs[p];
-    const std::vector<event_family<Output>> families = families_of(pr);
+  rep.alpha_per_bound = cfg.alpha / (2.0 * static_cast<double>(pair_names.size()));
+  for (std::size_t p = 0; p < pair_names.size(); ++p) {
+    const std::vector<event_family<Output>> families = families_of(p);
     if (families.empty()) fail_argument(fn, "families", "non-empty", families.size());
-    auto side = [&](const Input& in) {
-      return [&mechanism, &in](philox_stream& s) -> Output { return mechanism(in, s); };
-    };
-    const auto s0 = side(pr.first);
-    const auto s1 = side(pr.second);
-    const parallel::communicator& comm = cfg.comm ? *cfg.comm : parallel::serial();
-    const auto sa = count_cells<Output>(s0, families, cfg.search_samples, cfg.seed,
-                                        audit_stream_id(0, p, 0), cfg.threads, cfg.chunk, comm);
-    const auto sb = count_cells<Output>(s1, families, cfg.search_samples, cfg.seed,
-                                        audit_stream_id(0, p, 1), cfg.threads, cfg.chunk, comm);
+    const auto sa = count(0u, p, 0u, cfg.search_samples, families);
+    const auto sb = count(0u, p, 1u, cfg.search_samples, families);
     pair_result r;
-    r.pair = pr.name;
+    r.pair = pair_names[p];
     r.event = choose_event(families, sa, sb, cfg.search_samples, cfg.test_samples,
                            rep.alpha_per_bound, cfg.delta, cfg.min_count);
-    const auto ta = count_cells<Output>(s0, families, cfg.test_samples, cfg.seed,
-                                        audit_stream_id(1, p, 0), cfg.threads, cfg.chunk, comm);
-    const auto tb = count_cells<Output>(s1, families, cfg.test_samples, cfg.seed,
-                                        audit_stream_id(1, p, 1), cfg.threads, cfg.chunk, comm);
+    const auto ta = count(1u, p, 0u, cfg.test_samples, families);
+    const auto tb = count(1u, p, 1u, cfg.test_samples, families);
     rep.samples += 2 * (cfg.search_samples + cfg.test_samples);
     const auto& fam = families[r.event.family];
     std::uint64_t ka = 0, kb = 0;
@@ -358,6 +362,32 @@ audit_report run_audit_per_pair(const Mechanism& mechanism,
   }
   rep.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return rep;
+}
+
+/// Runs the audit of `mechanism` (callable (const Input&, philox_stream&) -> Output, safe to call
+/// concurrently) on the neighbour pairs, with event families that may depend on the pair (e.g.
+/// a projection on q(D') − q(D) or a likelihood-ratio statistic of the pair).
+/// @param mechanism the mechanism M(D, stream) @param pairs neighbouring inputs (D, D')
+/// @param families_of pair -> std::vector<event_family<Output>> searched for that pair
+/// @param cfg seeds, sizes, claimed (ε, δ), alpha
+/// @return per-pair bounds and the overall verdict
+/// @throws std::invalid_argument / std::domain_error for an invalid configuration
+/// @spec AUDIT.AUDITOR
+template <class Input, class Output, class Mechanism, class FamiliesOf>
+audit_report run_audit_per_pair(const Mechanism& mechanism,
+                                const std::vector<neighbour_pair<Input>>& pairs,
+                                const FamiliesOf& families_of, const audit_config& cfg) {
+  std::vector<std::string> names;
+  for (const auto& pr : pairs) names.push_back(pr.name);
+  const auto count = [&](unsigned phase, std::size_t p, unsigned side, std::uint64_t n,
+                         const std::vector<event_family<Output>>& families) {
+    const Input& in = side == 0 ? pairs[p].first : pairs[p].second;
+    const auto sampler = [&mechanism, &in](philox_stream& s) -> Output { return mechanism(in, s); };
+    return count_cells<Output>(sampler, families, n, cfg.seed, audit_stream_id(phase, p, side),
+                               cfg.threads, cfg.chunk, cfg.comm ? *cfg.comm : parallel::serial());
+  };
+  return run_audit_counts<Output>(
+      names, [&](std::size_t p) { return families_of(pairs[p]); }, count, cfg);
 }
 
 /// run_audit with the same event families for every pair.

@@ -21,6 +21,18 @@ Eval standard_exponential(const stream_draw& draw, unsigned lanes, unsigned skip
 }
 }  // namespace detail
 
+namespace detail {
+/// The double Exponential(rate) sample of a draw with lane words (w0, w1): the double-double
+/// quotient E / rate rounded once (shared by exponential<double> and random/batch.hpp).
+inline double exponential_dd_words(std::uint64_t w0, std::uint64_t w1, double rate,
+                                   const log_table& tab = double_double_log_table()) {
+  const dd e = standard_exponential_dd_words(w0, w1, 0, tab);
+  const double q = e.hi / rate;
+  const double rem = std::fma(-q, rate, e.hi) + e.lo;
+  return q + rem / rate;
+}
+}  // namespace detail
+
 /// One Exponential(rate) variate (density rate * exp(-rate x), x > 0).
 /// @throws std::domain_error if rate is not finite and > 0.
 /// @spec RAND.EXP.INV
@@ -29,10 +41,8 @@ Real exponential(philox_stream& s, const Real& rate) {
   require_positive("dpref::exponential", "rate", rate);
   if constexpr (std::is_same_v<Real, double>) {
     // double-double quotient E / rate, rounded once
-    const detail::dd e = detail::standard_exponential_dd(s.next_draw(), 0);
-    const double q = e.hi / rate;
-    const double rem = std::fma(-q, rate, e.hi) + e.lo;
-    return q + rem / rate;
+    const stream_draw draw = s.next_draw();
+    return detail::exponential_dd_words(draw.word(0), draw.word(1), rate);
   }
   using Eval = detail::evaluation_t<Real>;
   const Eval e =

@@ -27,14 +27,16 @@ namespace detail {
 /// truncated toward zero to the precision p of Real. Exact: no rounding happens in Real.
 /// Fast path of unit_from_bits for at most two lanes and p <= 64 (double, long double):
 /// the same value computed with 128-bit integer arithmetic.
+/// The words w0 (lane 0) and w1 (lane 1, read only when lanes == 2) are those of the draw.
 template <real_scalar Real>
-Real unit_from_two_lanes(const stream_draw& draw, unsigned lanes, unsigned skip, bool flip) {
+Real unit_from_two_words(std::uint64_t w0, std::uint64_t w1, unsigned lanes, unsigned skip,
+                         bool flip) {
   __extension__ using u128 = unsigned __int128;  // GCC/Clang extension, fine under -pedantic
   const int p = binary_digits<Real>();
   const std::uint64_t flip_mask = flip ? ~std::uint64_t{0} : std::uint64_t{0};
   const unsigned total_bits = 64 * lanes - skip;  // B
-  u128 r = draw.word(0) ^ flip_mask;
-  if (lanes == 2) r = (r << 64) | (draw.word(1) ^ flip_mask);
+  u128 r = w0 ^ flip_mask;
+  if (lanes == 2) r = (r << 64) | (w1 ^ flip_mask);
   if (total_bits < 128) r &= (u128{1} << total_bits) - 1;  // drop the skipped leading bits
   // value = (2r + 1) * 2^-(B+1); the (B+1)-bit odd integer m = 2r + 1 may need 129 bits.
   const int hi_len = r == 0 ? 0
@@ -56,6 +58,16 @@ Real unit_from_two_lanes(const stream_draw& draw, unsigned lanes, unsigned skip,
   const int e = shift - static_cast<int>(total_bits) - 1;
   const double scale = std::bit_cast<double>(static_cast<std::uint64_t>(1023 + e) << 52);
   return static_cast<Real>(top) * static_cast<Real>(scale);
+}
+
+template <real_scalar Real>
+Real unit_from_two_lanes(const stream_draw& draw, unsigned lanes, unsigned skip, bool flip) {
+  return unit_from_two_words<Real>(draw.word(0), lanes == 2 ? draw.word(1) : 0, lanes, skip, flip);
+}
+
+/// uniform01<double> of a draw whose lane-0 word is w0 (one lane, RAND.UNIFORM.BITS).
+inline double unit_from_word(std::uint64_t w0) {
+  return unit_from_two_words<double>(w0, 0, 1, 0, false);
 }
 
 template <real_scalar Real>

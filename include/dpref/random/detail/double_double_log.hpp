@@ -63,8 +63,8 @@ inline double pow2(int e) {
 }
 
 /// log(x) for a normal x = hi + lo in [2^-1000, 1), |lo| <= ulp(hi); absolute error < 2^-75.
-inline dd log_dd(double hi, double lo) {
-  const log_table& tab = double_double_log_table();
+/// `tab` is double_double_log_table() (a parameter so that batch loops look it up once).
+inline dd log_dd(double hi, double lo, const log_table& tab = double_double_log_table()) {
   const std::uint64_t bits = std::bit_cast<std::uint64_t>(hi);
   const int k = static_cast<int>((bits >> 52) & 0x7ff) - 1023;  // hi = m 2^k
   const double m = std::bit_cast<double>((bits & 0x000fffffffffffffULL) | (1023ULL << 52));
@@ -99,7 +99,7 @@ inline dd log_dd(double hi, double lo) {
 }
 
 /// -log1p(-t) for t = hi + lo in (0, 1/2]; relative error < 2^-66.
-inline dd neg_log1p_neg_dd(double hi, double lo) {
+inline dd neg_log1p_neg_dd(double hi, double lo, const log_table& tab = double_double_log_table()) {
   if (hi < 0x1p-7) {
     // t + t^2/2 + t^3/3 + ...: the t^2/2 term in double-double, the rest in double
     const dd t2 = two_prod(hi, hi);
@@ -115,7 +115,7 @@ inline dd neg_log1p_neg_dd(double hi, double lo) {
   // u = 1 - t as double-double (exact), then -log(u)
   const dd u = two_sum(1.0, -hi);
   const dd un = two_sum(u.hi, u.lo - lo);
-  const dd l = log_dd(un.hi, un.lo);
+  const dd l = log_dd(un.hi, un.lo, tab);
   return {-l.hi, -l.lo};
 }
 
@@ -126,13 +126,13 @@ struct folded_dd {
   bool upper;
 };
 
-inline folded_dd folded_uniform_dd(const stream_draw& draw, unsigned skip) {
+/// The same from the two lane words (w0, w1) of a draw (batch kernels, random/batch.hpp).
+inline folded_dd folded_uniform_dd_words(std::uint64_t w0, std::uint64_t w1, unsigned skip) {
   __extension__ using u128 = unsigned __int128;  // GCC/Clang extension, fine under -pedantic
-  const std::uint64_t w0 = draw.word(0);
   const bool upper = ((w0 << skip) >> 63) != 0;
   const std::uint64_t flip = upper ? ~std::uint64_t{0} : 0;
   const unsigned bits = 128 - skip - 1;  // B: bits of R after the skipped and the fold bit
-  u128 r = (static_cast<u128>(w0 ^ flip) << 64) | (draw.word(1) ^ flip);
+  u128 r = (static_cast<u128>(w0 ^ flip) << 64) | (w1 ^ flip);
   r &= (u128{1} << bits) - 1;
   // m = 2R + 1 has B + 1 <= 128 bits; t = m 2^-(B + 2) (the fold bit halves the unit interval)
   const u128 m = (r << 1) | 1;
@@ -151,12 +151,23 @@ inline folded_dd folded_uniform_dd(const stream_draw& draw, unsigned skip) {
   return {hi, lo, upper};
 }
 
+inline folded_dd folded_uniform_dd(const stream_draw& draw, unsigned skip) {
+  return folded_uniform_dd_words(draw.word(0), draw.word(1), skip);
+}
+
+/// Standard exponential -log(U) of the lane words (w0, w1) of a draw (bits after `skip`), as
+/// double-double.
+inline dd standard_exponential_dd_words(std::uint64_t w0, std::uint64_t w1, unsigned skip,
+                                        const log_table& tab = double_double_log_table()) {
+  const folded_dd f = folded_uniform_dd_words(w0, w1, skip);
+  if (f.upper) return neg_log1p_neg_dd(f.hi, f.lo, tab);
+  const dd l = log_dd(f.hi, f.lo, tab);
+  return {-l.hi, -l.lo};
+}
+
 /// Standard exponential -log(U) of the draw (bits after `skip`), as double-double.
 inline dd standard_exponential_dd(const stream_draw& draw, unsigned skip) {
-  const folded_dd f = folded_uniform_dd(draw, skip);
-  if (f.upper) return neg_log1p_neg_dd(f.hi, f.lo);
-  const dd l = log_dd(f.hi, f.lo);
-  return {-l.hi, -l.lo};
+  return standard_exponential_dd_words(draw.word(0), draw.word(1), skip);
 }
 
 }  // namespace dpref::detail

@@ -1,0 +1,54 @@
+// The report of `dpref account --json` (spec/accounting.md ACC.LEDGER.JSON, schema
+// spec/schema/account.schema.json): a ledger read with the strict reader, its certified
+// guarantee and the guarantee of every event alone. Shared by the CLI
+// (src/cli/account_command.cpp, which also prints it as text) and the Python package
+// (`dpref.account`), so both give the same document bit for bit.
+#pragma once
+
+#include <vector>
+
+#include "dpref/accounting/ledger_json.hpp"
+
+namespace dpref::accounting {
+
+/// A ledger, its guarantee and the guarantee of each event alone, and their JSON.
+template <real_scalar Real>
+struct account_report {
+  ledger<Real> l;
+  guarantee<Real> total;
+  std::vector<guarantee<Real>> alone;
+  io::json json;  ///< {"schema": "dpref.account/1", "precision", "ledger", "guarantee", ...}
+};
+
+/// Reads the ledger at `n` (strict: read_ledger) and accounts it.
+/// @throws std::invalid_argument naming the JSON path; invalid_parameter, std::domain_error
+/// for invalid values (the messages of read_ledger and account)
+/// @spec ACC.LEDGER.JSON
+template <real_scalar Real>
+account_report<Real> account_document(const io::node& n) {
+  account_report<Real> r{read_ledger<Real>(n), {}, {}, {}};
+  r.total = r.l.total();
+  io::json events = io::json::array();
+  for (const auto& e : r.l.events()) {
+    r.alone.push_back(account<Real>({e}, r.l.options()));
+    io::json je = event_value(e);
+    je["alone"] = guarantee_value(r.alone.back());
+    events.push_back(je);
+  }
+  io::json out = io::json::object();
+  out["schema"] = "dpref.account/1";
+  out["precision"] = scalar_name<Real>();
+  out["ledger"] = ledger_value(r.l);
+  out["guarantee"] = guarantee_value(r.total);
+  out["events"] = std::move(events);
+  if (r.total.rdp_part) {
+    const auto& c = *r.total.rdp_part;
+    out["rdp"] = {{"order", io::real_value(c.order)},
+                  {"max_order", r.l.options().max_order},
+                  {"order_at_grid_edge", c.at_grid_edge}};
+  }
+  r.json = std::move(out);
+  return r;
+}
+
+}  // namespace dpref::accounting

@@ -1,0 +1,141 @@
+"""Conversions between Python numbers and dpref's exact number texts (spec/python.md PY.NUMBERS).
+
+Inputs: every real is handed to C++ as decimal text and converted ONCE at the target precision
+(ARCH.NUMBERS): ``str`` is used as written, ``int`` exactly, ``float`` by its shortest
+round-trip text (``repr``: 0.1 means the decimal 0.1, as on the command line), and binary
+multiprecision values (``mpmath.mpf``, ``numpy.longdouble``) by the exact decimal expansion of
+their binary value. Outputs of the multiprecision precisions are ``mpmath.mpf`` built from the
+exact (mantissa, exponent) of the C++ value, so they equal the C++ results bit for bit.
+"""
+from __future__ import annotations
+
+import fractions
+import numbers
+import os
+
+__all__ = ["real_text", "rational_text", "mpf_from_parts", "exact_text", "jsonable"]
+
+
+def _exact_decimal(man: int, exp: int) -> str:
+    """Exact decimal text of man * 2**exp."""
+    neg = man < 0
+    man = abs(man)
+    if exp >= 0:
+        s = str(man << exp)
+    else:
+        digits = str(man * 5 ** (-exp))
+        k = -exp  # digits after the point
+        if len(digits) <= k:
+            digits = "0" * (k - len(digits) + 1) + digits
+        s = digits[:-k] + "." + digits[-k:]
+        s = s.rstrip("0").rstrip(".")
+    return ("-" if neg else "") + s
+
+
+def exact_text(x) -> str:
+    """Exact decimal text of a binary floating-point value (float, numpy float, mpmath.mpf)."""
+    try:
+        import mpmath
+    except ImportError:  # pragma: no cover - mpmath is a dependency of the multiprecision path
+        mpmath = None
+    if mpmath is not None and isinstance(x, mpmath.mpf):
+        if not mpmath.isfinite(x):
+            raise ValueError(f"a finite number is needed, got {x}")
+        sign, man, exp, _ = x._mpf_
+        return _exact_decimal(-man if sign else man, exp)
+    num, den = x.as_integer_ratio()
+    exp = 0
+    while den > 1:
+        den //= 2
+        exp -= 1
+    return _exact_decimal(num, exp)
+
+
+def real_text(x, what: str = "value") -> str:
+    """Decimal text of a real input (see the module docstring)."""
+    if isinstance(x, str):
+        return x
+    if isinstance(x, bool):
+        raise TypeError(f"{what} must be a real number, got a bool")
+    if isinstance(x, numbers.Integral):
+        return str(int(x))
+    try:
+        import numpy as np
+
+        if isinstance(x, np.floating) and not isinstance(x, (np.float64, np.float32, np.float16)):
+            return exact_text(x)  # numpy.longdouble: its exact binary value
+    except ImportError:  # pragma: no cover
+        pass
+    if isinstance(x, float):
+        return repr(float(x))
+    try:
+        import mpmath
+
+        if isinstance(x, mpmath.mpf):
+            return exact_text(x)
+    except ImportError:  # pragma: no cover
+        pass
+    try:
+        import decimal
+
+        if isinstance(x, decimal.Decimal):
+            return str(x)
+    except ImportError:  # pragma: no cover
+        pass
+    if isinstance(x, numbers.Real) and not isinstance(x, fractions.Fraction):
+        return repr(float(x))
+    raise TypeError(f"{what} must be a real number or a decimal string, got {type(x).__name__}")
+
+
+def rational_text(x, what: str = "value") -> str:
+    """"p/q" text of a rational input (int, Fraction, "p/q" or (p, q))."""
+    if isinstance(x, str):
+        return x
+    if isinstance(x, bool):
+        raise TypeError(f"{what} must be a rational number, got a bool")
+    if isinstance(x, numbers.Integral):
+        return str(int(x))
+    if isinstance(x, fractions.Fraction):
+        return f"{x.numerator}/{x.denominator}"
+    if isinstance(x, tuple) and len(x) == 2:
+        return f"{int(x[0])}/{int(x[1])}"
+    raise TypeError(f"{what} must be an int, a Fraction, (p, q) or 'p/q', got {type(x).__name__}")
+
+
+def mpf_from_parts(parts, bits: int):
+    """mpmath.mpf equal to the C++ value given as (text, negative, mantissa hex, exponent)."""
+    import mpmath
+
+    _, negative, mantissa, exponent = parts
+    man = int(mantissa, 16)
+    with mpmath.workprec(max(bits, man.bit_length(), 53)):
+        return mpmath.mpf((-man if negative else man, exponent))
+
+
+def jsonable(x):
+    """json.dumps default= hook: numpy scalars and arrays, mpmath.mpf (exact text), paths."""
+    try:
+        import numpy as np
+
+        if isinstance(x, np.integer):
+            return int(x)
+        if isinstance(x, np.bool_):
+            return bool(x)
+        if isinstance(x, np.floating):
+            return float(x) if isinstance(x, np.float64) else exact_text(x)
+        if isinstance(x, np.ndarray):
+            return x.tolist()
+    except ImportError:  # pragma: no cover
+        pass
+    try:
+        import mpmath
+
+        if isinstance(x, mpmath.mpf):
+            return exact_text(x)
+    except ImportError:  # pragma: no cover
+        pass
+    if isinstance(x, fractions.Fraction):
+        return f"{x.numerator}/{x.denominator}"
+    if isinstance(x, os.PathLike):
+        return os.fspath(x)
+    raise TypeError(f"cannot write {type(x).__name__} as JSON")
