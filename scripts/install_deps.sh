@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Installs every build, test and benchmark dependency from Debian's packages (run as root or
-# with sudo). Idempotent.
+# with sudo). Idempotent. MPI (distributed runs), clang + libFuzzer (fuzz targets, ThreadSanitizer
+# is gcc's), chromium (the report's browser test) and ccache (faster rebuilds) are included so
+# that CI runs every test.
 set -euo pipefail
 SUDO=""
 if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
@@ -10,6 +12,9 @@ PACKAGES=(
   libeigen3-dev libboost-dev libmpfr-dev libmpfi-dev libgmp-dev librandom123-dev
   libgtest-dev libgmock-dev librapidcheck-dev libbenchmark-dev libcli11-dev nlohmann-json3-dev libfmt-dev
   libglpk-dev
+  libopenmpi-dev openmpi-bin
+  clang libclang-rt-14-dev ccache
+  chromium
 )
 missing=()
 for p in "${PACKAGES[@]}"; do
