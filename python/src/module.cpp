@@ -29,7 +29,7 @@
 #include "dpref/io/json.hpp"
 #include "dpref/io/precision.hpp"
 #include "dpref/random/batch.hpp"
-#include "dpref/run_report.hpp"
+#include "dpref/run/report.hpp"
 #include "dpref/version.hpp"
 #include "papers/papers.hpp"
 
