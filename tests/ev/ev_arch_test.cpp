@@ -18,6 +18,7 @@
 
 #include "dpref/accounting/budget_exceeded.hpp"
 #include "dpref/ev/json.hpp"
+#include "dpref/geometry/capped_simplex.hpp"
 #include "dpref/random.hpp"
 
 namespace dpref {
@@ -462,6 +463,79 @@ TEST(EV_CAL_CERTIFIED, LedgerTotalNeverExceedsTheRequest) {
   std::printf("EV_CAL_CERTIFIED: the scale was raised above noise_scale in %d of 630 cases\n",
               raised);
   EXPECT_GT(raised, 0);  // the defect exists without the adjustment
+}
+
+// The certified constants bound the exact values (computed at 50 digits from the same double
+// inputs): the scale, L, Δ and Δ^(k) are rounded UP, the budget shares ε_k DOWN. (Kills the
+// rounding-direction mutants of spec/ev.md "Mutants": the final adjustment of the scale would
+// hide a scale rounded down, the shares and constants are checked here one by one.)
+TEST(EV_CAL_CERTIFIED, RoundingDirectionsAgainstFiftyDigits) {
+  int strict = 0;
+  for (const double m : {3.0, 7.0, 500000.0})
+    for (const double dr : {13.2, 0.1, 3.3})
+      for (const long long K : {3LL, 7LL, 20LL}) {
+        const double de = 12, eps = 0.3, lam = m;
+        const mp50 M(m), DR(dr), DE(de), E(eps), LAM(lam);
+        const double L = ev::lipschitz_bound(lam, m);
+        EXPECT_GE(mp50(L), LAM / (M * M));
+        const double D = ev::sensitivity_upper(dr, de, 52, ev::sensitivity_bound::tight);
+        EXPECT_GE(mp50(D), sqrt(DR * DR + (DR + DE) * (DR + DE)));
+        const double Dp = ev::sensitivity_upper(dr, de, 52, ev::sensitivity_bound::paper);
+        EXPECT_GE(mp50(Dp), 2 * DR + DE);
+        const double s = ev::noise_scale(K, L, D, eps);
+        const mp50 s_exact = mp50(K) * mp50(K - 1) * mp50(L) * mp50(D) / (2 * E);
+        EXPECT_GE(mp50(s), s_exact);
+        strict += mp50(s) > s_exact;
+        const auto sched = ev::epsilon_schedule(K, eps);
+        for (long long k = 2; k <= K; ++k) {
+          const double g = ev::gradient_sensitivity(k, L, D);
+          EXPECT_GE(mp50(g), mp50(k - 1) * mp50(L) * mp50(D));
+          EXPECT_LE(mp50(sched[static_cast<std::size_t>(k - 1)]),
+                    2 * mp50(k - 1) * E / (mp50(K) * mp50(K - 1)));
+        }
+      }
+  EXPECT_GT(strict, 0);  // the exact scale is not a double in these cases: rounding was needed
+}
+
+// Each w_k of Algorithm 2 is drawn from substream k of the run's stream (so no two releases
+// share noise, and the run does not depend on what was drawn before): p̂^(k) = p^(k) + w_k with
+// w_k = vector_laplace(stream.substream(k), T, s), bit for bit, and the w_k are distinct.
+TEST(EV_NOISE_GAMMA, NoiseOfReleaseKIsSubstreamK) {
+  const auto prob = small_problem(12, 6, 7);
+  const philox_stream stream(2024, 9);
+  const auto r = ev::run(prob, alg2(6, 0.5), stream);
+  for (Eigen::Index k = 2; k <= 6; ++k) {
+    philox_stream sk = stream.substream(static_cast<std::uint64_t>(k));
+    const vector<double> w = vector_laplace<double>(sk, 6, r.noise_scale);
+    EXPECT_EQ(r.released.col(k - 1), vector<double>(r.gradients.col(k - 1) + w)) << k;
+    for (Eigen::Index j = 2; j < k; ++j)
+      EXPECT_NE(r.released.col(k - 1) - r.gradients.col(k - 1),
+                r.released.col(j - 1) - r.gradients.col(j - 1));
+  }
+}
+
+// Step 3 of Algorithm 2 recomputed by hand from the released p̂^(k) with the exact sweep
+// projection: r^(k+1) = Π_{C_j}(r^(k) − (c/√k) p̂^(k)), r̂^(k+1) = (1 − θ_k) r̂^(k) + θ_k r^(k+1),
+// θ_k = (η+1)/(η+k), r^(1) = r̂^(1) = 0 (ev Algorithm 2; kills step-size and averaging mutants).
+TEST(EV_ALG2, StepThreeByHand) {
+  const auto prob = small_problem(13, 5, 4);
+  auto p = alg2(5, 0.7);
+  p.eta = 2.5;
+  p.step = 3;
+  const auto r = ev::run(prob, p, philox_stream(5, 5));
+  matrix<double> x = matrix<double>::Zero(5, 4), xh = x;
+  for (long long k = 1; k <= 5; ++k) {
+    const double alpha = 3 / std::sqrt(static_cast<double>(k));
+    const double theta = 3.5 / (2.5 + static_cast<double>(k));
+    for (Eigen::Index j = 0; j < 4; ++j) {
+      const vector<double> y = x.col(j) - alpha * r.released.col(k - 1);
+      const vector<double> cap = prob.specs().max_rate.col(j);
+      x.col(j) = geometry::project_capped_simplex<double>(y, cap, prob.specs().energy[j]).x;
+      xh.col(j) = (1 - theta) * xh.col(j) + theta * x.col(j);
+    }
+  }
+  EXPECT_LT((x - r.final_schedules).cwiseAbs().maxCoeff(), 1e-12);
+  EXPECT_LT((xh - r.averaged_schedules).cwiseAbs().maxCoeff(), 1e-12);
 }
 
 // ------------------------------------------------------------------- EV.NOISE.CALIBRATION ----
