@@ -1,6 +1,6 @@
 // The ev module in the shape of spec/architecture.md (issue 14) and its hardening (issue 19):
 // parameters and their one message shape (EV.PARAMS), the run contract and status criteria
-// (EV.RUN, EV.RESULT), public constants (EV.PUBLIC), the strict base-load reader (EV.DATA.CSV),
+// (EV.RUN, EV.RESULT), public constants (ARCH.PUBLIC), the strict base-load reader (EV.DATA.CSV),
 // the problem's public description (EV.PROBLEM.SPEC), the certified calibration of Algorithm 2
 // (EV.CAL.CERTIFIED), the JSON entry points (EV.JSON, EV.SENS.CONFIG, EV.STUDY.CONFIG) and the
 // noise of Algorithms 2 and 3 measured against an independent calibration (EV.NOISE.CALIBRATION,
@@ -243,14 +243,14 @@ TEST(EV_RESULT, DivergedStopsAtTheLastFiniteIterate) {
   EXPECT_NE(r.message.find("not finite"), std::string::npos);
 }
 
-// ---------------------------------------------------------------------------- EV.PUBLIC ----
+// ------------------------------------------------------------------ ARCH.PUBLIC for ev ----
 
 // The calibration uses only public constants (δr, δE, the bound, T, K, ε, λ, m): two databases
 // with unrelated specs (different sizes, energies, caps) get the same noise scale and the same
 // ledger, bit for bit; the data-dependent quantities a run could compute (the spread of the
 // specs, the empirical distance of projections) are never read. Changing a public constant
 // changes the ledger.
-TEST(EV_PUBLIC, CalibrationReadsNoPrivateData) {
+TEST(ARCH_PUBLIC, EvCalibrationReadsNoPrivateData) {
   const auto a = small_problem(1, 6, 5), b = small_problem(99, 6, 40);
   ev::charging_specs<double> wild = b.specs();
   wild.max_rate *= 20;  // caps far outside any adjacency
