@@ -29,12 +29,12 @@ ext_t <- c(mid - 24, mid, mid + 24)           # periodic extension for interpola
 ext_v <- rep(daily, 3)
 mw <- approx(ext_t, ext_v, xout = hours)$y
 kw <- mw * 1000 / households
-df <- data.frame(slot = slot + 1, start = sprintf("%02d:%02d", (20 + slot %/% 4) %% 24, (slot %% 4) * 15),
-                 demand_mw = sprintf("%.6f", mw), base_load_kw_per_household = sprintf("%.12f", kw))
+df <- data.frame(slot = slot + 1, base_load_kw_per_household = sprintf("%.12f", kw))
 con <- file(args[1], "w")
 writeLines("# EV base load d (ev §VII): taylor (R forecast 8.20, Debian r-cran-forecast), mean over 84 days,", con)
-writeLines("# 20:00-09:00 in 15-min slots (linear interpolation of the half-hourly mean), / 21,660,475 households", con)
-writeLines("# (England and Wales, 2001 census). Made by scripts/ev_base_load.sh.", con)
+writeLines("# 20:00-09:00 in 15-min slots (slot t starts at 20:00 + 15(t-1) min; linear interpolation of the", con)
+writeLines("# half-hourly mean), / 21,660,475 households (England and Wales, 2001 census), kW per household.", con)
+writeLines("# Made by scripts/ev_base_load.sh; read by ev::read_base_load_csv (spec/ev.md EV.DATA.CSV).", con)
 write.csv(df, con, row.names = FALSE, quote = FALSE)
 close(con)
 REOF

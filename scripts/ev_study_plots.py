@@ -24,7 +24,7 @@ def main():
     study = json.load(open(sys.argv[1]))
     out = sys.argv[2]
     os.makedirs(out, exist_ok=True)
-    p = study["params"]
+    p = study["config"]  # ev::study::config (spec/ev.md EV.STUDY.CONFIG)
     for units, u in study["units"].items():
         tag = "units = %s" % units
         if "figure1" in u:
@@ -42,7 +42,7 @@ def main():
             ax.set_xlabel("time slot t (15 min from 20:00)")
             ax.set_ylabel("load per household (kW)")
             ax.set_title("Fig. 1: eps = %g, K = %d, c = %g, %s (%s)"
-                         % (p["eps_ref"], p["K_ref"], p["c_ref"], f["mode"], tag))
+                         % (p["epsilon"], p["iterations"], p["step"], f["mode"], tag))
             ax.legend(fontsize=8)
             fig.tight_layout()
             fig.savefig(os.path.join(out, "ev_fig1_%s.png" % units), dpi=110)

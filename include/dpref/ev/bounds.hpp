@@ -210,8 +210,7 @@ struct constants {
 /// @throws std::domain_error if the base load has a negative entry (the G bound needs d >= 0)
 /// @spec EV.BOUND.THM7
 template <real_scalar Real>
-constants<Real> theorem7_constants(const ev::charging_problem<Real>& prob,
-                                   const Real& noise_scale) {
+constants<Real> theorem7_constants(const ev::problem<Real>& prob, const Real& noise_scale) {
   constexpr const char* fn = "dpref::ev::theorem7_constants";
   require_nonnegative(fn, "noise_scale", noise_scale);
   const Eigen::Index t = prob.horizon();
@@ -249,8 +248,8 @@ constants<Real> theorem7_constants(const ev::charging_problem<Real>& prob,
 /// Theorem 7 with an explicit constant: sgd_averaging_bound with the constants above.
 /// @spec EV.BOUND.THM7
 template <real_scalar Real>
-Real theorem7_explicit(const ev::charging_problem<Real>& prob, long long K, const Real& c,
-                       const Real& eta, const Real& noise_scale) {
+Real theorem7_explicit(const ev::problem<Real>& prob, long long K, const Real& c, const Real& eta,
+                       const Real& noise_scale) {
   const auto k = theorem7_constants(prob, noise_scale);
   return sgd_averaging_bound<Real>(K, c, eta, k.diameter, k.G_hat);
 }

@@ -1,101 +1,143 @@
-// Shared pieces of the ev algorithms (Algorithms 1 and 2 of ev §II, §IV): the public start
-// r_i^(1), step sizes, the result struct and the distributed update of step 3
-// (r_i^(k+1) = Π_{C_i}(r_i^(k) − α_k p̂^(k)), r̂_i^(k+1) = (1 − θ_k) r̂_i^(k) + θ_k r_i^(k+1)).
-// spec/ev.md EV.ALG1, EV.ALG2, EV.START.PUBLIC.
+// Shared pieces of the ev algorithms (Algorithms 1–3 of ev §II, §IV): the start r_i^(1), the
+// distributed update of step 3 (r_i^(k+1) = Π_{C_i}(r_i^(k) − α_k p̂^(k)),
+// r̂_i^(k+1) = (1 − θ_k) r̂_i^(k) + θ_k r_i^(k+1)) with its block reduction, step sizes, and the
+// result of `ev::run`. spec/ev.md EV.ALG1, EV.ALG2, EV.START.PUBLIC, EV.THREADS, EV.RESULT.
 #pragma once
 
 #include <algorithm>
+#include <chrono>
 #include <cstddef>
+#include <functional>
+#include <optional>
+#include <stdexcept>
 #include <string>
+#include <string_view>
 #include <thread>
 #include <vector>
 
-#include "dpref/accounting/accounting.hpp"
 #include "dpref/error.hpp"
+#include "dpref/ev/params.hpp"
 #include "dpref/ev/problem.hpp"
 #include "dpref/ev/projection_kernel.hpp"
+#include "dpref/run/report.hpp"
 
 namespace dpref::ev {
 
-/// How r_i^(1) is chosen.
-enum class start_kind {
-  zero,           ///< r_i^(1) = 0 (public)
-  public_vector,  ///< r_i^(1) = v for every user, v given by the caller (public)
-  data_dependent  ///< r_i^(1) = Π_{C_i}(0): depends on the private C_i; refused by Algorithm 2
-                  ///< (errata EV-E2: p^(1) would leak, ε = ∞)
-};
+/// Receives progress lines of long runs (the CLI prints them on stderr; timings never go into
+/// a result).
+using progress_fn = std::function<void(std::string_view)>;
 
-/// The initial schedule. Only zero() and public_vector() are accepted by Algorithm 2: a public
-/// vector is one R^T vector shared by every user, so it cannot carry any user's data.
-/// @spec EV.START.PUBLIC
-template <real_scalar Real>
-struct initial_point {
-  start_kind kind = start_kind::zero;
-  vector<Real> value;  ///< used by public_vector (size T)
-
-  static initial_point zero() { return {}; }
-  static initial_point public_vector(vector<Real> v) {
-    return {start_kind::public_vector, std::move(v)};
+/// Calls a progress_fn at most every `period` (and on demand), with the elapsed time.
+class progress_meter {
+ public:
+  explicit progress_meter(const progress_fn& f, double period_seconds = 2.0)
+      : f_(f), period_(period_seconds), t0_(clock::now()), last_(t0_) {}
+  [[nodiscard]] double seconds() const {
+    return std::chrono::duration<double>(clock::now() - t0_).count();
   }
-  static initial_point projected_zero() { return {start_kind::data_dependent, {}}; }
-};
-
-/// What a run reports about its stopping.
-enum class run_status {
-  completed,     ///< ran the fixed number K of iterations (Algorithms 1–3 have no stopping test)
-  certified,     ///< optimum: the relative duality-gap certificate met the tolerance
-  not_certified  ///< optimum: the iteration cap was reached before the certificate
-};
-
-inline const char* to_string(run_status s) {
-  switch (s) {
-    case run_status::completed:
-      return "completed";
-    case run_status::certified:
-      return "certified";
-    case run_status::not_certified:
-      return "not_certified";
+  /// Reports `what` if `force` or the period has passed since the last report.
+  template <class Text>
+  void report(Text&& what, bool force = false) {
+    if (!f_) return;
+    const auto now = clock::now();
+    if (!force && std::chrono::duration<double>(now - last_).count() < period_) return;
+    last_ = now;
+    const std::string line = std::string(what()) + " (" + std::to_string(seconds()) + " s)";
+    f_(line);
   }
-  return "unknown";
-}
 
-/// Result of Algorithms 1 and 2.
+ private:
+  using clock = std::chrono::steady_clock;
+  const progress_fn& f_;
+  double period_;
+  clock::time_point t0_, last_;
+};
+
+/// U(Σ r^(k)) and U(Σ r̂^(k)), k = 1..K+1: non-private diagnostics (they depend on every
+/// user's constraints directly).
 template <real_scalar Real>
-struct run_result {
-  matrix<Real> final_schedules;       ///< r_j^(K+1), T × N
-  matrix<Real> averaged_schedules;    ///< r̂_j^(K+1) (Algorithm 1: equal to final_schedules)
-  vector<Real> final_load;            ///< Σ_i r_i^(K+1) (multiplicity-weighted)
-  vector<Real> averaged_load;         ///< Σ_i r̂_i^(K+1)
-  Real final_objective{};             ///< U(Σ_i r_i^(K+1))
-  Real averaged_objective{};          ///< U(Σ_i r̂_i^(K+1)), the output of Algorithm 2
-  std::vector<Real> objective_trace;  ///< U(Σ r_i^(k)), k = 1..K+1 (if params.trace)
-  std::vector<Real> averaged_trace;   ///< U(Σ r̂_i^(k)), k = 1..K+1 (if params.trace)
-  matrix<Real> released;              ///< T × K: p̂^(k) (Algorithm 2: the mechanism output M_p)
-  matrix<Real> gradients;  ///< T × K: exact p^(k) = ∇U(Σ r_i^(k)) — NOT private, for tests
-  accounting::privacy_ledger<Real> ledger;
-  run_status status = run_status::completed;
+struct objective_trace {
+  std::vector<Real> objective;
+  std::vector<Real> averaged;
+  template <class V>
+  void fields(V&& v) {
+    v("objective", objective, "U(Σ r^(k)), k = 1..K+1");
+    v("averaged_objective", averaged, "U(Σ r̂^(k)), k = 1..K+1");
+  }
+};
+
+/// The certified bracket of U* (spec/ev.md EV.OPT): lower <= U* <= value, value − lower = gap.
+template <real_scalar Real>
+struct optimum_bracket {
+  Real value{};
+  Real lower{};
+  Real gap{};
   long long iterations = 0;
+  bool certified = false;
+  template <class V>
+  void fields(V&& v) {
+    v("value", value, "U(Σ r) at the solver's schedules, an upper bound of U*");
+    v("lower", lower, "value − gap, a lower bound of U*");
+    v("gap", gap, "Frank–Wolfe duality gap");
+    v("iterations", iterations, "iterations of the solver");
+    v("certified", certified, "gap <= optimum_relative_gap · value");
+  }
+};
+
+/// Result of `ev::run` (ARCH.RESULT). Only `released` of Algorithm 2 is covered by the privacy
+/// guarantee (Theorem 6 protects the broadcast sequence p̂^(1..K)); every other member is a
+/// non-private quantity (the schedules and loads depend on the users' constraints directly).
+/// @spec EV.RESULT
+template <real_scalar Real>
+struct result : run_report<Real> {
+  algorithm_kind algorithm = algorithm_kind::private_projected_gradient;
+  matrix<Real> released;   ///< T × K: broadcast p̂^(k) (Alg. 2), p^(k) (Alg. 1), ĝ_k (Alg. 3)
+  matrix<Real> gradients;  ///< T × K: exact p^(k) = ∇U(Σ r^(k)) — NOT private
+  matrix<Real> final_schedules;     ///< r_j^(K+1), T × N (optimum: the solver's schedules)
+  matrix<Real> averaged_schedules;  ///< r̂_j^(K+1) (Algorithm 1 and optimum: = final)
+  vector<Real> final_load;          ///< Σ_i r_i^(K+1) (multiplicity-weighted)
+  vector<Real> averaged_load;       ///< Σ_i r̂_i^(K+1)
+  Real final_objective{};           ///< U(Σ_i r_i^(K+1))
+  Real averaged_objective{};        ///< U(Σ_i r̂_i^(K+1)), the utility of Algorithm 2's output
+  Real noise_scale{};               ///< s of Algorithm 2, σ of Algorithm 3, else 0
+  std::optional<objective_trace<Real>> trace;    ///< if params.trace
+  std::optional<optimum_bracket<Real>> optimum;  ///< if params.optimum (or algorithm optimum)
+
+  /// [U(Σ r̂^(K+1)) − U*]/U* of ev §VII with U* = optimum->value, and its upper bound with
+  /// U* = optimum->lower (the certificate brackets the true value). Non-private.
+  [[nodiscard]] std::optional<std::pair<Real, Real>> relative_suboptimality() const {
+    if (!optimum) return std::nullopt;
+    return std::pair<Real, Real>{(averaged_objective - optimum->value) / optimum->value,
+                                 (averaged_objective - optimum->lower) / optimum->lower};
+  }
 };
 
 namespace detail {
 
-/// Validates and materialises r^(1) (T × N) for a problem.
+/// Validates the start against the problem and materialises r^(1) (T × N).
+/// @throws invalid_parameter naming params.start_vector (size != T)
 template <real_scalar Real>
-matrix<Real> initial_schedules(const char* fn, const charging_problem<Real>& prob,
-                               const initial_point<Real>& init) {
+matrix<Real> initial_schedules(const problem<Real>& prob, start_kind start,
+                               const std::vector<Real>& start_vector) {
   const Eigen::Index t = prob.horizon(), n = prob.groups();
   matrix<Real> r(t, n);
-  switch (init.kind) {
+  switch (start) {
     case start_kind::zero:
       r.setZero();
       break;
-    case start_kind::public_vector:
-      if (init.value.size() != t)
-        fail_argument(fn, "initial.value", "of size T = " + std::to_string(t), init.value.size());
-      for (Eigen::Index i = 0; i < t; ++i) require_finite(fn, "initial.value[t]", init.value[i]);
-      for (Eigen::Index j = 0; j < n; ++j) r.col(j) = init.value;
+    case start_kind::public_vector: {
+      param_checker("ev::params")
+          .require(static_cast<Eigen::Index>(start_vector.size()) == t, "start_vector",
+                   "of size T = " + std::to_string(t), start_vector.size());
+      vector<Real> v(t);
+      for (Eigen::Index i = 0; i < t; ++i) {
+        v[i] = start_vector[static_cast<std::size_t>(i)];
+        param_checker("ev::params").finite("start_vector", v[i]);
+      }
+      for (Eigen::Index j = 0; j < n; ++j) r.col(j) = v;
       break;
-    case start_kind::data_dependent: {
+    }
+    case start_kind::projected_zero: {
       projection_workspace ws;
       const vector<Real> zero = vector<Real>::Zero(t);
       for (Eigen::Index j = 0; j < n; ++j)
@@ -107,88 +149,88 @@ matrix<Real> initial_schedules(const char* fn, const charging_problem<Real>& pro
   return r;
 }
 
+}  // namespace detail
+
 /// Users are reduced in fixed blocks of this many columns: Σ_i r_i is the in-order sum of the
-/// per-block sums, each block summed in column order, whatever the number of threads, so a run
-/// is bit-identical for any thread count (spec/ev.md EV.THREADS).
+/// per-block sums, each block summed in column order, whatever the number of threads (or, with a
+/// distributed driver, of processes), so a run is bit-identical for any of them (EV.THREADS).
 inline constexpr Eigen::Index reduction_block = 1024;
 
-/// State of the distributed iteration (allocated once per run).
+/// State of the distributed iteration (allocated once per run): the schedules, their per-block
+/// load sums and the loads. One iteration of step 3 is `step_range` on every block (any split
+/// of the blocks into contiguous ranges, on any threads or processes) followed by `reduce`;
+/// `step` does both on `threads` std::jthread workers. A distributed driver (issue 17) gives
+/// each process whole blocks (column ranges split at multiples of reduction_block), calls
+/// step_range on its blocks, gathers the block sums and adds them in global block order.
+/// @spec EV.THREADS
 template <real_scalar Real>
-struct iteration_state {
-  matrix<Real> r, r_hat;  // T × N
-  vector<Real> nu;        // last multiplier per column (warm start of the projection)
-  vector<Real> load, load_hat;
-  matrix<Real> block_load, block_load_hat;  // T × (number of blocks): per-block partial sums
-  std::vector<vector<Real>> x0;             // one buffer per thread
-  std::vector<projection_workspace> ws;     // one per thread
+class iteration_state {
+ public:
+  matrix<Real> r, r_hat;                    ///< T × N
+  vector<Real> nu;                          ///< last multiplier per column (warm start)
+  vector<Real> load, load_hat;              ///< Σ_j mult_j r_j, Σ_j mult_j r̂_j
+  matrix<Real> block_load, block_load_hat;  ///< T × blocks: per-block partial sums
 
-  iteration_state(const charging_problem<Real>& prob, matrix<Real> start)
+  iteration_state(const problem<Real>& prob, matrix<Real> start)
       : r(std::move(start)),
         r_hat(r),
         nu(vector<Real>::Zero(prob.groups())),
         load(prob.load(r)),
         load_hat(load) {
-    const Eigen::Index blocks = (prob.groups() + reduction_block - 1) / reduction_block;
+    const Eigen::Index blocks = block_count(prob.groups());
     block_load.resize(prob.horizon(), blocks);
     block_load_hat.resize(prob.horizon(), blocks);
+    reserve_workers(1, prob.horizon());
   }
 
-  /// ev Algorithm 2 step 3 (Algorithm 1 (3) when theta = 1): every column j
-  /// r_j ← Π_{C_j}(r_j − α p̂), r̂_j ← (1 − θ) r̂_j + θ r_j; loads re-accumulated per block.
-  /// The blocks are split into contiguous ranges over `threads` std::jthread workers.
-  void step(const charging_problem<Real>& prob, const vector<Real>& p_hat, const Real& alpha,
-            const Real& theta, int threads = 1) {
+  /// Number of reduction blocks of N columns.
+  [[nodiscard]] static Eigen::Index block_count(Eigen::Index columns) {
+    return (columns + reduction_block - 1) / reduction_block;
+  }
+  [[nodiscard]] Eigen::Index blocks() const { return block_load.cols(); }
+  /// Columns [first, second) of block b.
+  [[nodiscard]] std::pair<Eigen::Index, Eigen::Index> block_columns(Eigen::Index b) const {
+    return {b * reduction_block, std::min<Eigen::Index>(r.cols(), (b + 1) * reduction_block)};
+  }
+  /// Scratch buffers for `workers` concurrent step_range callers (call before they start).
+  void reserve_workers(std::size_t workers, Eigen::Index horizon) {
+    if (x0_.size() < workers) {
+      x0_.resize(workers, vector<Real>(horizon));
+      ws_.resize(workers);
+    }
+  }
+
+  /// The multiplier warm start shared by every column of one iteration: for a feasible r_j and
+  /// a free set that does not change, the root of x0 = r_j − α p̂ is ν = −α·mean_F(p̂); the mean
+  /// over all slots is a cheap guess (the kernel is exact from any start).
+  [[nodiscard]] static Real hint(const vector<Real>& p_hat, const Real& alpha) {
+    return -alpha * p_hat.sum() / Real(p_hat.size());
+  }
+
+  /// ev Algorithm 2 step 3 (Algorithm 1 (3) when θ = 1) on the columns of blocks [b0, b1):
+  /// r_j ← Π_{C_j}(r_j − α p̂), r̂_j ← (1 − θ) r̂_j + θ r_j, and the block sums of those blocks.
+  /// Concurrent callers must use distinct `worker` slots and disjoint block ranges.
+  void step_range(const problem<Real>& prob, const vector<Real>& p_hat, const Real& alpha,
+                  const Real& theta, Eigen::Index b0, Eigen::Index b1, std::size_t worker = 0) {
+    if (worker >= x0_.size() || b0 < 0 || b1 > blocks() || b0 > b1)
+      throw std::logic_error("ev::iteration_state::step_range: bad worker or block range");
     const Eigen::Index t = prob.horizon();
-    const Eigen::Index blocks = block_load.cols();
-    const Eigen::Index workers =
-        std::max<Eigen::Index>(1, std::min<Eigen::Index>(threads < 1 ? 1 : threads, blocks));
-    if (static_cast<Eigen::Index>(x0.size()) < workers) {
-      x0.resize(static_cast<std::size_t>(workers), vector<Real>(t));
-      ws.resize(static_cast<std::size_t>(workers));
-    }
-    // Warm start of the multiplier: for a feasible r_j and a free set that does not change,
-    // the root of x0 = r_j − α p̂ is ν = −α·mean_F(p̂); the mean over all slots is a cheap guess
-    // (the kernel is exact from any start).
-    const Real hint = -alpha * p_hat.sum() / Real(t);
-    auto work = [&](Eigen::Index w, Eigen::Index b0, Eigen::Index b1) {
-      step_blocks(prob, p_hat, alpha, theta, hint, b0, b1, x0[static_cast<std::size_t>(w)],
-                  ws[static_cast<std::size_t>(w)]);
-    };
-    if (workers == 1) {
-      work(0, 0, blocks);
-    } else {
-      std::vector<std::jthread> pool;
-      pool.reserve(static_cast<std::size_t>(workers - 1));
-      for (Eigen::Index w = 1; w < workers; ++w)
-        pool.emplace_back(work, w, blocks * w / workers, blocks * (w + 1) / workers);
-      work(0, 0, blocks / workers);
-    }  // jthreads join here
-    load.setZero();
-    load_hat.setZero();
-    for (Eigen::Index b = 0; b < blocks; ++b) {  // fixed-order reduction
-      load += block_load.col(b);
-      load_hat += block_load_hat.col(b);
-    }
-  }
-
- private:
-  void step_blocks(const charging_problem<Real>& prob, const vector<Real>& p_hat, const Real& alpha,
-                   const Real& theta, const Real& hint, Eigen::Index b0, Eigen::Index b1,
-                   vector<Real>& x, projection_workspace& w_s) {
-    const Eigen::Index t = prob.horizon(), n = prob.groups();
     const auto& specs = prob.specs();
     const Real keep = Real(1) - theta;
+    const Real h = hint(p_hat, alpha);
+    vector<Real>& x = x0_[worker];
+    projection_workspace& w_s = ws_[worker];
     for (Eigen::Index b = b0; b < b1; ++b) {
       Real* bl = block_load.col(b).data();
       Real* bh = block_load_hat.col(b).data();
       for (Eigen::Index i = 0; i < t; ++i) bl[i] = bh[i] = Real(0);
-      const Eigen::Index j1 = std::min(n, (b + 1) * reduction_block);
-      for (Eigen::Index j = b * reduction_block; j < j1; ++j) {
+      const auto [j0, j1] = block_columns(b);
+      for (Eigen::Index j = j0; j < j1; ++j) {
         Real* rj = r.col(j).data();
         Real* hj = r_hat.col(j).data();
         for (Eigen::Index i = 0; i < t; ++i) x[i] = rj[i] - alpha * p_hat[i];
         nu[j] = project_into<Real>(x.data(), specs.max_rate.col(j).data(), specs.energy[j], rj, t,
-                                   hint, w_s);
+                                   h, w_s);
         const Real wgt = static_cast<Real>(prob.multiplicity(j));
         for (Eigen::Index i = 0; i < t; ++i) {
           hj[i] = keep * hj[i] + theta * rj[i];
@@ -198,26 +240,80 @@ struct iteration_state {
       }
     }
   }
+
+  /// load = Σ_b block_load(b), load_hat likewise, added in block order (fixed-order reduction).
+  void reduce() {
+    load.setZero();
+    load_hat.setZero();
+    for (Eigen::Index b = 0; b < blocks(); ++b) {
+      load += block_load.col(b);
+      load_hat += block_load_hat.col(b);
+    }
+  }
+
+  /// One iteration of step 3 on every block: the blocks are split into contiguous ranges over
+  /// `threads` std::jthread workers, then reduced in block order.
+  void step(const problem<Real>& prob, const vector<Real>& p_hat, const Real& alpha,
+            const Real& theta, int threads = 1) {
+    const Eigen::Index nb = blocks();
+    const Eigen::Index workers =
+        std::max<Eigen::Index>(1, std::min<Eigen::Index>(threads < 1 ? 1 : threads, nb));
+    reserve_workers(static_cast<std::size_t>(workers), prob.horizon());
+    if (workers == 1) {
+      step_range(prob, p_hat, alpha, theta, 0, nb, 0);
+    } else {
+      std::vector<std::jthread> pool;
+      pool.reserve(static_cast<std::size_t>(workers - 1));
+      for (Eigen::Index w = 1; w < workers; ++w)
+        pool.emplace_back([&, w] {
+          step_range(prob, p_hat, alpha, theta, nb * w / workers, nb * (w + 1) / workers,
+                     static_cast<std::size_t>(w));
+        });
+      step_range(prob, p_hat, alpha, theta, 0, nb / workers, 0);
+    }  // jthreads join here
+    reduce();
+  }
+
+ private:
+  std::vector<vector<Real>> x0_;          // one buffer per worker
+  std::vector<projection_workspace> ws_;  // one per worker
 };
 
-/// α_k = c/√k (ev §IV, Algorithm 2) or the constant c.
+namespace detail {
+
+/// α_k = c/√k (ev §IV, Algorithms 2 and 3) or the constant c (Algorithm 1 option).
 template <real_scalar Real>
 Real step_size(const Real& c, long long k, bool constant) {
   using std::sqrt;
   return constant ? c : c / sqrt(Real(k));
 }
 
-/// Moves the final and averaged iterates of `st` into `res` after K iterations.
-template <real_scalar Real, class Problem>
-void finish(run_result<Real>& res, iteration_state<Real>& st, const Problem& prob, long long K) {
+/// θ_k = (η+1)/(η+k).
+template <real_scalar Real>
+Real averaging_weight(const Real& eta, long long k) {
+  return (eta + Real(1)) / (eta + Real(k));
+}
+
+/// Whether α·p̂ is finite and small enough (|α p̂_t| <= 1e300) for step 3 to stay finite; the
+/// run stops with status diverged (and the last finite iterate) otherwise.
+template <real_scalar Real>
+bool step_is_finite(const vector<Real>& p_hat, const Real& alpha) {
+  for (Eigen::Index i = 0; i < p_hat.size(); ++i) {
+    const Real v = alpha * p_hat[i];
+    if (!is_finite_value(v) || v > Real(1e300) || v < Real(-1e300)) return false;
+  }
+  return true;
+}
+
+/// Moves the final and averaged iterates of `st` into `res`.
+template <real_scalar Real>
+void finish(result<Real>& res, iteration_state<Real>& st, const problem<Real>& prob) {
   res.final_load = st.load;
   res.averaged_load = st.load_hat;
   res.final_objective = prob.value(st.load);
   res.averaged_objective = prob.value(st.load_hat);
   res.final_schedules = std::move(st.r);
   res.averaged_schedules = std::move(st.r_hat);
-  res.iterations = K;
-  res.status = run_status::completed;
 }
 
 }  // namespace detail

@@ -1,18 +1,28 @@
 // Charging specifications of ev §VII: r̄_j(t) = 3.3 kW with probability 1/2, else 0, per slot;
 // E_j ~ U[28, 40] (kW, energy divided by ΔT = 0.25 h: errata EV-E4). Spec j is drawn from its
 // own substream (seed, stream 0x45560001, substream j), so a database does not depend on the
-// order or the number of threads that draw it. spec/ev.md EV.DATA.
+// order or the number of threads that draw it. The base load d is read strictly from a
+// two-column CSV (spec/ev.md EV.DATA.CSV). `problem_spec` is the public description of an
+// instance (ARCH.PUBLIC) and `make_problem` builds it. spec/ev.md EV.DATA.
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <fstream>
+#include <istream>
 #include <sstream>
+#include <stdexcept>
 #include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 #include "dpref/error.hpp"
 #include "dpref/ev/problem.hpp"
+#include "dpref/io/data_path.hpp"
+#include "dpref/io/number_text.hpp"
+#include "dpref/params.hpp"
 #include "dpref/random/bernoulli.hpp"
 #include "dpref/random/philox_stream.hpp"
 #include "dpref/random/uniform.hpp"
@@ -29,6 +39,24 @@ struct spec_distribution {
   Real availability = Real(1) / 2;  ///< P(r̄(t) = rate)
   Real energy_min = Real(28);       ///< E ~ U[energy_min, energy_max] (kW, errata EV-E4)
   Real energy_max = Real(40);
+
+  template <class V>
+  void fields(V&& v) {
+    v("rate", rate, "r̄(t) when available, in [0, 1000] kW");
+    v("availability", availability, "P(r̄(t) = rate), in [0, 1]");
+    v("energy_min", energy_min, "E ~ U[energy_min, energy_max], energy_min in [0, 1e6] kW·slot");
+    v("energy_max", energy_max, "energy_max in [energy_min, 1e6] kW·slot");
+  }
+  /// @throws invalid_parameter naming the field
+  /// @param prefix how the fields are named in messages (e.g. "distribution.")
+  void validate(const param_checker& c, const std::string& prefix = "") const {
+    c.in_closed(prefix + "rate", rate, Real(0), Real(1000), "finite and in [0, 1000]");
+    c.in_closed(prefix + "availability", availability, Real(0), Real(1), "in [0, 1]");
+    c.in_closed(prefix + "energy_min", energy_min, Real(0), Real(1000000),
+                "finite and in [0, 1e6]");
+    c.in_closed(prefix + "energy_max", energy_max, energy_min, Real(1000000),
+                "finite and in [energy_min, 1e6]");
+  }
 };
 
 /// Draws spec j from substream j: T Bernoulli slots, then E; a spec violating ev (6)
@@ -89,30 +117,246 @@ charging_specs<Real> draw_grouped_specs(std::uint64_t seed, Eigen::Index horizon
   return s;
 }
 
-/// Reads a base-load profile: the last comma-separated field of every non-comment line after
-/// the header (data/ev/base_load_taylor.csv, made by scripts/ev_base_load.sh).
-/// @throws std::invalid_argument if the file cannot be read or has no values
-/// @spec EV.DATA
-inline vector<double> read_base_load_csv(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) fail_argument("dpref::ev::read_base_load_csv", "path", "a readable file", path);
-  std::vector<double> values;
+// ------------------------------------------------------------------------------ base load ----
+
+/// Limits of the base-load reader (checked before anything is stored).
+struct base_load_limits {
+  std::size_t max_bytes = std::size_t(1) << 20;  ///< text of the file
+  long long max_slots = 10000;                   ///< T
+};
+
+/// Physical range of a per-household base load (kW): a household draws between 0 and 100 kW
+/// (the shipped profile is 1.37–1.54 kW; d >= 0 is also what Theorem 7's constants assume).
+inline constexpr double base_load_min_kw = 0, base_load_max_kw = 100;
+
+/// The header of a base-load CSV.
+inline constexpr std::string_view base_load_header = "slot,base_load_kw_per_household";
+
+namespace detail {
+[[noreturn]] inline void fail_base_load(const std::string& source, long long line,
+                                        const std::string& what) {
+  std::string msg = "base-load file '" + source + "'";
+  if (line > 0) msg += " line " + std::to_string(line);
+  throw std::invalid_argument(msg + ": " + what);
+}
+inline std::string shown_text(std::string_view s) {
+  return "'" + std::string(s.substr(0, 80)) + (s.size() > 80 ? "...'" : "'");
+}
+}  // namespace detail
+
+/// Reads a base-load profile d ∈ R^T (kW per household) in the exact two-column format
+///     # comment lines (only before the header)
+///     slot,base_load_kw_per_household
+///     1,1.404731786265
+///     2,1.402430029593
+///     ...
+/// (data/ev/base_load_taylor.csv, made by scripts/ev_base_load.sh): slot t is the integer t
+/// (1, 2, … in order), the value a decimal number (JSON grammar) converted once at Real's
+/// precision and in [0, 100] kW; no spaces, no empty lines, no other column (a final CR is
+/// tolerated). At most `lim.max_bytes` of text and `lim.max_slots` slots.
+/// @param source the file's name in messages
+/// @throws std::invalid_argument "base-load file '<source>' line <n>: <what>, got '<text>'"
+/// @spec EV.DATA.CSV
+template <real_scalar Real>
+vector<Real> read_base_load_csv(std::istream& in, const std::string& source,
+                                const base_load_limits& lim = {}) {
+  std::vector<Real> values;
   std::string line;
-  bool header = true;
-  while (std::getline(in, line)) {
-    if (line.empty() || line[0] == '#') continue;
-    if (header) {
-      header = false;
+  long long lineno = 0;
+  std::size_t bytes = 0;
+  bool header = false;
+  // one line at a time, never more than the byte limit in memory
+  const auto next_line = [&]() {
+    line.clear();
+    char ch = 0;
+    bool any = false;
+    while (in.get(ch)) {
+      any = true;
+      if (++bytes > lim.max_bytes)
+        detail::fail_base_load(
+            source, lineno + 1,
+            "the file must be at most " + std::to_string(lim.max_bytes) + " bytes");
+      if (ch == '\n') return true;
+      line.push_back(ch);
+    }
+    return any;
+  };
+  while (next_line()) {
+    ++lineno;
+    std::string_view l(line);
+    if (!l.empty() && l.back() == '\r') l.remove_suffix(1);
+    if (!header) {
+      if (!l.empty() && l.front() == '#') continue;
+      if (l != base_load_header)
+        detail::fail_base_load(source, lineno,
+                               "the header must be '" + std::string(base_load_header) + "', got " +
+                                   detail::shown_text(l));
+      header = true;
       continue;
     }
-    const auto pos = line.rfind(',');
-    values.push_back(std::stod(pos == std::string::npos ? line : line.substr(pos + 1)));
+    if (l.empty()) detail::fail_base_load(source, lineno, "a data line must not be empty");
+    const auto comma = l.find(',');
+    if (comma == std::string_view::npos || l.find(',', comma + 1) != std::string_view::npos)
+      detail::fail_base_load(
+          source, lineno,
+          "a data line must have exactly two fields 'slot,kW', got " + detail::shown_text(l));
+    const std::string_view slot = l.substr(0, comma), value = l.substr(comma + 1);
+    const long long want = static_cast<long long>(values.size()) + 1;
+    if (want > lim.max_slots)
+      detail::fail_base_load(
+          source, lineno,
+          "the profile must have at most " + std::to_string(lim.max_slots) + " slots");
+    long long t = 0;
+    try {
+      t = io::parse_integer<long long>(slot, "slot", 1, lim.max_slots);
+    } catch (const std::invalid_argument&) {
+      t = 0;
+    }
+    if (t != want)
+      detail::fail_base_load(source, lineno,
+                             "the slot must be " + std::to_string(want) +
+                                 " (slots 1, 2, ... in order), got " + detail::shown_text(slot));
+    Real x{};
+    try {
+      x = io::parse_real<Real>(value, "value");
+    } catch (const std::invalid_argument&) {
+      detail::fail_base_load(
+          source, lineno,
+          "the base load must be a decimal number (kW), got " + detail::shown_text(value));
+    }
+    if (x < Real(base_load_min_kw) || x > Real(base_load_max_kw))
+      detail::fail_base_load(
+          source, lineno,
+          "the base load must be in [0, 100] kW per household, got " + detail::shown_text(value));
+    values.push_back(x);
   }
-  if (values.empty())
-    fail_argument("dpref::ev::read_base_load_csv", "path", "a CSV with values", path);
-  vector<double> d(static_cast<Eigen::Index>(values.size()));
+  if (in.bad()) detail::fail_base_load(source, 0, "read error");
+  if (!header)
+    detail::fail_base_load(source, 0, "no header line '" + std::string(base_load_header) + "'");
+  if (values.empty()) detail::fail_base_load(source, 0, "no data line (T >= 1 slots needed)");
+  vector<Real> d(static_cast<Eigen::Index>(values.size()));
   for (std::size_t i = 0; i < values.size(); ++i) d[static_cast<Eigen::Index>(i)] = values[i];
   return d;
+}
+
+/// Reads the base-load CSV at `path` (see the stream overload).
+/// @throws std::invalid_argument if the file cannot be read or is malformed
+/// @spec EV.DATA.CSV
+template <real_scalar Real>
+vector<Real> read_base_load_csv(const std::string& path, const base_load_limits& lim = {}) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) detail::fail_base_load(path, 0, "cannot be read");
+  return read_base_load_csv<Real>(in, path, lim);
+}
+
+// ----------------------------------------------------------------------------- the problem ----
+
+/// Units of U (spec/ev.md EV.UNITS): paper = ev (7) literally (λ = 1), household = λ = m.
+enum class units { paper, household };
+constexpr auto enum_names(units) {
+  return std::array{std::pair{units::paper, std::string_view("paper")},
+                    std::pair{units::household, std::string_view("household")}};
+}
+
+/// Per-user database (n columns of multiplicity 1) or the paper's grouped mode (N columns).
+enum class spec_mode { per_user, grouped };
+constexpr auto enum_names(spec_mode) {
+  return std::array{std::pair{spec_mode::per_user, std::string_view("per_user")},
+                    std::pair{spec_mode::grouped, std::string_view("grouped")}};
+}
+
+/// The shipped base load (data/ev/base_load_taylor.csv), found with io::find_data_file.
+inline constexpr std::string_view shipped_base_load = "shipped:ev/base_load_taylor.csv";
+
+/// The public description of an EV instance (ARCH.PUBLIC): how to build the problem from the
+/// base-load file, the sizes, the units and the generator of the (synthetic, private) specs.
+/// @spec EV.PROBLEM.SPEC
+template <real_scalar Real>
+struct problem_spec {
+  /// Memory bound: one T × N matrix of Real at most this many bytes (a run holds a few).
+  static constexpr std::size_t max_matrix_bytes = std::size_t(512) << 20;
+
+  std::string base_load = std::string(shipped_base_load);
+  Real households = Real(500000);
+  long long users = 100000;
+  spec_mode mode = spec_mode::per_user;
+  long long groups = 100;
+  ev::units units = ev::units::paper;
+  std::uint64_t data_seed = 20261121;
+  spec_distribution<Real> distribution{};
+
+  template <class V>
+  void fields(V&& v) {
+    v("base_load", base_load,
+      "base-load CSV (slot,base_load_kw_per_household); 'shipped:<name>' is a file shipped "
+      "with dpref (default: the taylor profile of ev §VII)");
+    v("households", households, "m, households, in [1, 1e12]");
+    v("users", users, "n, EV users, in [1, 1e9]");
+    v("mode", mode, "per_user (n columns) or grouped (N groups of equal specs, ev §VII)");
+    v("groups", groups, "N, groups of the grouped mode, in [1, min(n, 1e7)]");
+    v("units", units, "units of U: paper (ev (7), λ = 1) or household (λ = m, EV.UNITS)");
+    v("data_seed", data_seed, "seed of the synthetic specs (stream 0x45560001, substream j)");
+    v("distribution", distribution, "distribution of the specs (ev §VII)");
+  }
+
+  /// @throws invalid_parameter "ev::problem_spec.<field> must be ..., got ..."
+  /// @spec EV.PROBLEM.SPEC
+  void validate() const {
+    const param_checker c("ev::problem_spec");
+    c.require(!base_load.empty() && base_load.size() <= 4096 && base_load != "shipped:",
+              "base_load", "a file name (1 to 4096 characters) or shipped:<name>",
+              "'" + base_load.substr(0, 80) + "'");
+    c.in_closed("households", households, Real(1), Real(1000000000000LL),
+                "finite and in [1, 1e12]");
+    c.at_least<long long>("users", users, 1, 1000000000LL);
+    c.at_least<long long>("groups", groups, 1, 10000000LL);
+    if (mode == spec_mode::grouped)
+      c.require(groups <= users, "groups", "<= users (n = " + std::to_string(users) + ")", groups);
+    distribution.validate(c, "distribution.");
+  }
+  /// Columns N of the database (n per user, the groups in grouped mode).
+  [[nodiscard]] long long columns() const { return mode == spec_mode::per_user ? users : groups; }
+};
+
+/// Path of the base-load file named by a spec ('shipped:<name>' through io::find_data_file).
+/// @throws std::invalid_argument if a shipped file is not found
+inline std::string base_load_path(const std::string& name) {
+  constexpr std::string_view pre = "shipped:";
+  if (name.rfind(pre, 0) == 0) return io::find_data_file(name.substr(pre.size()));
+  return name;
+}
+
+/// Builds the problem a spec describes: reads d (strict CSV), checks the memory bound, draws the
+/// specs (spec j from substream j of (data_seed, 0x45560001)), λ from the units.
+/// @throws invalid_parameter for an invalid spec or a size over the memory bound,
+/// std::invalid_argument for an unreadable or malformed base-load file
+/// @spec EV.PROBLEM.SPEC EV.DATA
+template <real_scalar Real>
+problem<Real> make_problem(const problem_spec<Real>& spec) {
+  spec.validate();
+  const param_checker c("ev::problem_spec");
+  const vector<Real> d = read_base_load_csv<Real>(base_load_path(spec.base_load));
+  const auto t = static_cast<std::size_t>(d.size());
+  const std::size_t max_columns = problem_spec<Real>::max_matrix_bytes / (t * sizeof(Real));
+  c.require(static_cast<std::size_t>(spec.columns()) <= max_columns,
+            spec.mode == spec_mode::per_user ? "users" : "groups",
+            "<= " + std::to_string(max_columns) +
+                " (memory bound: 512 MiB per T × N matrix at T = " + std::to_string(t) + " in " +
+                scalar_name<Real>() + ")",
+            spec.columns());
+  const auto& dist = spec.distribution;
+  c.require(dist.energy_min <= Real(static_cast<double>(t)) * dist.rate &&
+                (dist.availability > Real(0) || dist.energy_min == Real(0)),
+            "distribution.energy_min",
+            "<= T × rate with availability > 0 (ev (6): some specs must be feasible)",
+            dist.energy_min);
+  charging_specs<Real> specs =
+      spec.mode == spec_mode::per_user
+          ? draw_specs<Real>(spec.data_seed, d.size(), static_cast<Eigen::Index>(spec.users), dist)
+          : draw_grouped_specs<Real>(spec.data_seed, d.size(), spec.users,
+                                     static_cast<Eigen::Index>(spec.groups), dist);
+  const Real lambda = spec.units == units::paper ? Real(1) : household_units(spec.households);
+  return problem<Real>(d, spec.households, std::move(specs), lambda);
 }
 
 }  // namespace dpref::ev

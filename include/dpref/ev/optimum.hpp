@@ -8,37 +8,18 @@
 
 #include <algorithm>
 #include <numeric>
+#include <string>
 #include <vector>
 
 #include "dpref/ev/common.hpp"
+#include "dpref/params.hpp"
 
 namespace dpref::ev {
-
-/// Parameters of the certified solve.
-template <real_scalar Real>
-struct optimum_params {
-  Real relative_gap = Real(1) / Real(10000000000LL);  ///< stop when gap <= this · U(x)
-  long long max_iterations = 100000;
-  initial_point<Real> initial = initial_point<Real>::projected_zero();  ///< non-private
-};
-
-/// Certified optimum: value − gap <= U* <= value.
-template <real_scalar Real>
-struct optimum_result {
-  matrix<Real> schedules;  ///< r_j, T × N
-  vector<Real> load;       ///< Σ_i r_i
-  Real value{};            ///< U(load), an upper bound of U*
-  Real gap{};              ///< Frank–Wolfe gap: U(load) − U* <= gap
-  Real lower{};            ///< value − gap, a lower bound of U*
-  long long iterations = 0;
-  run_status status = run_status::not_certified;
-};
 
 /// Frank–Wolfe gap Σ_j mult_j ⟨p, r_j − s_j⟩ at the schedules r (p = ∇U(Σ r)).
 /// @spec EV.OPT
 template <real_scalar Real>
-Real duality_gap(const charging_problem<Real>& prob, const matrix<Real>& r,
-                 const vector<Real>& load) {
+Real duality_gap(const problem<Real>& prob, const matrix<Real>& r, const vector<Real>& load) {
   const Eigen::Index t = prob.horizon();
   vector<Real> p(t);
   prob.gradient(load, p);
@@ -62,27 +43,36 @@ Real duality_gap(const charging_problem<Real>& prob, const matrix<Real>& r,
   return gap;
 }
 
-/// Solves the EV problem to a relative duality gap (non-private; used for U* in
-/// suboptimality). FISTA step 1/L_r, L_r = ‖mult‖²/m²; restart when U increases.
-/// @throws std::domain_error naming the parameter (relative_gap not > 0, max_iterations < 1)
+/// Solves the EV problem to a relative duality gap (non-private; U* of the relative
+/// suboptimality, and `run` with algorithm = optimum). FISTA step 1/L_r, L_r = ‖mult‖²/m²,
+/// exact per-column projections, adaptive restart when U increases, from r_j = Π_{C_j}(0).
+/// Status converged when gap <= relative_gap · U (the bracket is then certified), else
+/// iteration_limit (the bracket value − gap <= U* <= value still holds: the gap bounds
+/// U(Σ r) − U* at every feasible r by convexity). The result is not private.
+/// @throws invalid_parameter naming max_iterations (< 1) or relative_gap (not in (0, 1))
 /// @spec EV.OPT
 template <real_scalar Real>
-optimum_result<Real> solve_optimum(const charging_problem<Real>& prob,
-                                   const optimum_params<Real>& params = {}) {
-  constexpr const char* fn = "dpref::ev::solve_optimum";
-  require_positive(fn, "params.relative_gap", params.relative_gap);
-  if (params.max_iterations < 1)
-    fail_domain(fn, "params.max_iterations", ">= 1", params.max_iterations);
+result<Real> solve_optimum(const problem<Real>& prob, long long max_iterations = 100000,
+                           const Real& relative_gap = Real(1) / Real(10000000000LL),
+                           const progress_fn& progress = {}) {
+  const param_checker c("ev::params");
+  c.at_least<long long>("optimum_max_iterations", max_iterations, 1);
+  c.require(is_finite_value(relative_gap) && relative_gap > Real(0) && relative_gap < Real(1),
+            "optimum_relative_gap", "in (0, 1)", relative_gap);
   const Eigen::Index t = prob.horizon(), n = prob.groups();
   const Real step = Real(1) / prob.schedule_lipschitz();
-  matrix<Real> r = detail::initial_schedules(fn, prob, params.initial);
+  matrix<Real> r = detail::initial_schedules(prob, start_kind::projected_zero, {});
   matrix<Real> y = r, r_prev = r;
   vector<Real> p(t), x0(t);
   projection_workspace ws;
   Real tk(1), f_prev = prob.value(prob.load(r));
   using std::sqrt;
-  optimum_result<Real> res;
-  for (long long it = 1; it <= params.max_iterations; ++it) {
+  result<Real> res;
+  res.algorithm = algorithm_kind::optimum;
+  res.privacy = non_private<Real>();
+  optimum_bracket<Real> br;
+  progress_meter meter(progress);
+  for (long long it = 1; it <= max_iterations; ++it) {
     // gradient in column j is mult_j p(Σ y)
     prob.gradient(prob.load(y), p);
     r_prev.swap(r);
@@ -96,14 +86,17 @@ optimum_result<Real> solve_optimum(const charging_problem<Real>& prob,
     }
     const vector<Real> load = prob.load(r);
     const Real f = prob.value(load);
-    res.iterations = it;
+    br.iterations = it;
     const Real gap = duality_gap(prob, r, load);
-    if (gap <= params.relative_gap * f) {
-      res.status = run_status::certified;
-      res.gap = gap;
+    br.gap = gap;
+    if (gap <= relative_gap * f) {
+      br.certified = true;
       break;
     }
-    res.gap = gap;
+    meter.report([&] {
+      return "ev optimum: iteration " + std::to_string(it) + ", relative gap " +
+             ::dpref::detail::to_text(static_cast<double>(gap / f));
+    });
     if (f > f_prev) {  // adaptive restart (O'Donoghue–Candès): drop the momentum
       tk = Real(1);
       y = r;
@@ -114,10 +107,21 @@ optimum_result<Real> solve_optimum(const charging_problem<Real>& prob,
     }
     f_prev = f;
   }
-  res.load = prob.load(r);
-  res.value = prob.value(res.load);
-  res.lower = res.value - res.gap;
-  res.schedules = std::move(r);
+  res.final_load = prob.load(r);
+  res.averaged_load = res.final_load;
+  br.value = prob.value(res.final_load);
+  br.lower = br.value - br.gap;
+  res.final_objective = res.averaged_objective = br.value;
+  res.final_schedules = std::move(r);
+  res.averaged_schedules = res.final_schedules;
+  res.iterations = br.iterations;
+  res.status = br.certified ? status::converged : status::iteration_limit;
+  res.message = std::string(br.certified ? "certified" : "NOT certified (iteration cap)") +
+                ": duality gap " + ::dpref::detail::to_text(static_cast<double>(br.gap)) +
+                (br.certified ? " <= " : " > ") +
+                ::dpref::detail::to_text(static_cast<double>(relative_gap)) + " · U after " +
+                std::to_string(br.iterations) + " iterations";
+  res.optimum = br;
   return res;
 }
 

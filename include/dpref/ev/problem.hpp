@@ -31,23 +31,25 @@ struct charging_specs {
   std::vector<long long> multiplicity;  ///< N, users sharing spec j (>= 1)
 };
 
-/// U(x) = ½‖d + x/m‖² with x = Σ_i r_i, and the constraint sets C_i.
+/// The EV-charging problem: U(x) = ½‖d + x/m‖² with x = Σ_i r_i (public: d, m, λ) and the
+/// constraint sets C_i (private: the database D of charging_specs). Built from a public
+/// description by make_problem (data.hpp) or directly from its parts.
 /// @spec EV.PROBLEM
 template <real_scalar Real>
-class charging_problem {
+class problem {
  public:
   /// @param base_load d ∈ R^T (T >= 1, finite) @param households m > 0
   /// @param specs r̄_j >= 0, E_j >= 0, 1'r̄_j >= E_j (ev (6)), multiplicities >= 1
   /// @throws std::invalid_argument on size mismatches, std::domain_error naming the violated
   /// condition otherwise
   /// @param objective_scale λ > 0: U is replaced by λ·U (spec/ev.md EV.UNITS)
-  charging_problem(vector<Real> base_load, Real households, charging_specs<Real> specs,
-                   Real objective_scale = Real(1))
+  problem(vector<Real> base_load, Real households, charging_specs<Real> specs,
+          Real objective_scale = Real(1))
       : d_(std::move(base_load)),
         m_(std::move(households)),
         specs_(std::move(specs)),
         scale_(std::move(objective_scale)) {
-    constexpr const char* fn = "dpref::ev::charging_problem";
+    constexpr const char* fn = "dpref::ev::problem";
     if (d_.size() == 0) fail_argument(fn, "base_load", "non-empty (T >= 1)", d_.size());
     for (Eigen::Index t = 0; t < d_.size(); ++t) require_finite(fn, "base_load[t]", d_[t]);
     require_positive(fn, "households", m_);
@@ -96,7 +98,9 @@ class charging_problem {
   }
   /// λ, the units of U (1: the paper's (7)).
   [[nodiscard]] const Real& objective_scale() const { return scale_; }
-  /// L = λ/m², the Lipschitz constant of ∇U in x = Σ r_i (ev §VI-D; λ = 1 in the paper).
+  /// L = λ/m², the Lipschitz constant of ∇U in x = Σ r_i (ev §VI-D; λ = 1 in the paper), rounded
+  /// to nearest. A public constant (λ and m are public); the privacy calibration uses its
+  /// certified upper bound `lipschitz_bound<Real>(λ, m)` (calibration.hpp).
   [[nodiscard]] Real lipschitz() const { return scale_ / (m_ * m_); }
   /// Lipschitz constant of the gradient in the stacked schedules (r_1, …, r_N):
   /// λ_max((λ/m²) v v' ⊗ I) = λ‖v‖²/m² with v the multiplicities.

@@ -1,55 +1,64 @@
 // ev Algorithm 1: distributed projected gradient descent with a fixed number of iterations,
-// r_i^(k+1) = Π_{C_i}(r_i^(k) − α_k p^(k)), p^(k) = ∇U(Σ_i r_i^(k)) (ev (3)). Non-private.
-// spec/ev.md EV.ALG1.
+// r_i^(k+1) = Π_{C_i}(r_i^(k) − α_k p^(k)), p^(k) = ∇U(Σ_i r_i^(k)) (ev (3)). Non-private: the
+// report says "private": false. spec/ev.md EV.ALG1.
 #pragma once
 
+#include <string>
+
 #include "dpref/ev/common.hpp"
+#include "dpref/random/philox_stream.hpp"
+#include "dpref/run/report.hpp"
 
-namespace dpref::ev {
+namespace dpref::ev::detail {
 
-/// Parameters of Algorithm 1.
-template <real_scalar Real>
-struct projected_gradient_params {
-  long long iterations = 100;  ///< K >= 1
-  Real step = Real(1);         ///< c: α_k = c (constant_step) or c/√k
-  bool constant_step = true;
-  initial_point<Real> initial{};  ///< any start (Algorithm 1 is not private)
-  bool trace = true;
-  int threads = 1;  ///< >= 1; results are bit-identical for any value (EV.THREADS)
-};
-
-/// Runs ev Algorithm 1. The stream is unused (deterministic algorithm); it keeps the
-/// run(problem, params, stream) shape of every dpref algorithm.
-/// @throws std::domain_error naming the parameter (iterations < 1, step not finite and > 0),
-/// std::invalid_argument for a public start of the wrong size
+/// ev Algorithm 1 (deterministic: the stream is not used); `params` validated by the caller.
+/// α_k = c (constant_step) or c/√k; any start, including the data-dependent Π_{C_i}(0).
 /// @spec EV.ALG1
 template <real_scalar Real>
-run_result<Real> run(const charging_problem<Real>& prob,
-                     const projected_gradient_params<Real>& params, philox_stream& /*stream*/) {
-  constexpr const char* fn = "dpref::ev::run (Algorithm 1)";
-  if (params.iterations < 1) fail_domain(fn, "params.iterations", ">= 1", params.iterations);
-  require_positive(fn, "params.step", params.step);
-  if (params.threads < 1) fail_domain(fn, "params.threads", ">= 1", params.threads);
+result<Real> run_algorithm1(const problem<Real>& prob, const params<Real>& params,
+                            const progress_fn& progress) {
   const long long K = params.iterations;
   const Eigen::Index t = prob.horizon();
-  detail::iteration_state<Real> st(prob, detail::initial_schedules(fn, prob, params.initial));
-  run_result<Real> res;
+  iteration_state<Real> st(prob, initial_schedules(prob, params.start, params.start_vector));
+  result<Real> res;
+  res.algorithm = algorithm_kind::projected_gradient;
+  res.privacy = non_private<Real>();
   res.released.resize(t, K);
   res.gradients.resize(t, K);
   vector<Real> p(t);
-  if (params.trace) res.objective_trace.push_back(prob.value(st.load));
+  if (params.trace) res.trace.emplace();
+  const auto record = [&] {
+    if (res.trace) res.trace->objective.push_back(prob.value(st.load));
+  };
+  record();
+  progress_meter meter(progress);
   for (long long k = 1; k <= K; ++k) {
     prob.gradient(st.load, p);  // ev Algorithm 1, step 1
     res.gradients.col(k - 1) = p;
     res.released.col(k - 1) = p;
+    res.iterations = k;
+    const Real alpha = step_size(params.step, k, params.constant_step);
+    if (!step_is_finite(p, alpha)) {
+      res.status = status::diverged;
+      res.message = "α_k p^(k) is not finite (or above 1e300) at k = " + std::to_string(k) +
+                    "; the schedules of iteration k are returned";
+      res.released.conservativeResize(t, k);
+      res.gradients.conservativeResize(t, k);
+      break;
+    }
     // ev Algorithm 1, step 2 (3); θ = 1 keeps r̂ = r
-    st.step(prob, p, detail::step_size(params.step, k, params.constant_step), Real(1),
-            params.threads);
-    if (params.trace) res.objective_trace.push_back(prob.value(st.load));
+    st.step(prob, p, alpha, Real(1), params.threads);
+    record();
+    meter.report(
+        [&] { return "ev Algorithm 1: iteration " + std::to_string(k) + "/" + std::to_string(K); });
   }
-  if (params.trace) res.averaged_trace = res.objective_trace;
-  detail::finish(res, st, prob, K);
+  if (res.trace) res.trace->averaged = res.trace->objective;
+  finish(res, st, prob);
+  if (res.status != status::diverged) {
+    res.status = status::completed;
+    res.message = "ran K = " + std::to_string(K) + " iterations (ev Algorithm 1, non-private)";
+  }
   return res;
 }
 
-}  // namespace dpref::ev
+}  // namespace dpref::ev::detail

@@ -1,14 +1,21 @@
 // ev Algorithm 3: projected stochastic gradient descent with polynomial-decay averaging
 // (Shamir–Zhang), x^(k+1) = Π_X(x^(k) − α_k ĝ_k), x̂^(k+1) = (1 − θ_k) x̂^(k) + θ_k x^(k+1),
 // α_k = c/√k, θ_k = (η+1)/(η+k). Proposition 14: E f(x̂^(K+1)) − f* = O(η(ρ²/c + cĜ²)/√K).
-// spec/ev.md EV.ALG3, EV.PROP14.
+// Two forms: generic over a `stochastic_problem` (the analysis of ev §V), and on the EV problem
+// with the broadcast ĝ_k = p^(k) + N(0, σ²I) (Algorithm 2 is this with ℓ2-Laplace noise). Both
+// are non-private ("private": false): σ is not calibrated. spec/ev.md EV.ALG3, EV.PROP14.
 #pragma once
 
 #include <concepts>
+#include <cstdint>
+#include <optional>
+#include <string>
 #include <vector>
 
 #include "dpref/ev/common.hpp"
+#include "dpref/random/gaussian.hpp"
 #include "dpref/random/philox_stream.hpp"
+#include "dpref/run/report.hpp"
 
 namespace dpref::ev {
 
@@ -22,64 +29,125 @@ concept stochastic_problem = requires(const P& p, const vector<Real>& x, vector<
   p.project(x, out);                 // out = Π_X(x)
 };
 
-/// Parameters of Algorithm 3.
+/// Result of Algorithm 3 on a stochastic_problem (ARCH.RESULT; not private).
 template <real_scalar Real>
-struct projected_sgd_params {
-  long long iterations = 100;  ///< K >= 1
-  Real step = Real(1);         ///< c > 0, α_k = c/√k
-  Real eta = Real(1);          ///< η >= 1
-  vector<Real> initial;        ///< x^(1) (empty: 0)
-  bool trace = false;          ///< record f(x̂^(k)) (noise-free value, for tests)
+struct sgd_result : run_report<Real> {
+  vector<Real> final_point;                ///< x^(K+1)
+  vector<Real> averaged_point;             ///< x̂^(K+1), the output
+  std::optional<std::vector<Real>> trace;  ///< f(x̂^(k)), k = 1..K+1 (if params.trace)
 };
 
-/// Result of Algorithm 3.
-template <real_scalar Real>
-struct sgd_result {
-  vector<Real> final_point;                 ///< x^(K+1)
-  vector<Real> averaged_point;              ///< x̂^(K+1), the output
-  std::vector<Real> averaged_trace;         ///< f(x̂^(k)), k = 1..K+1 (if params.trace)
-  accounting::privacy_ledger<Real> ledger;  ///< empty: Algorithm 3 itself spends nothing
-  run_status status = run_status::completed;
-  long long iterations = 0;
-};
-
-/// Runs ev Algorithm 3 on `prob`, drawing the stochastic gradients from `stream`.
-/// @throws std::domain_error naming the parameter (K < 1, c not > 0, η < 1),
-/// std::invalid_argument for an initial point of the wrong size
+/// ev Algorithm 3 on a stochastic_problem (the documented variant of the run contract):
+/// params.algorithm must be projected_sgd; x^(1) = 0 (start zero) or params.start_vector
+/// (public_vector); the stochastic gradients are drawn from a copy of `stream`, in order.
+/// @throws invalid_parameter naming the field (K, c, η, algorithm, start, start_vector)
 /// @spec EV.ALG3
 template <real_scalar Real, class Problem>
-requires stochastic_problem<Problem, Real> sgd_result<Real> run(
-    const Problem& prob, const projected_sgd_params<Real>& params, philox_stream& stream) {
-  constexpr const char* fn = "dpref::ev::run (Algorithm 3)";
-  if (params.iterations < 1) fail_domain(fn, "params.iterations", ">= 1", params.iterations);
-  require_positive(fn, "params.step", params.step);
-  if (!is_finite_value(params.eta) || params.eta < Real(1))
-    fail_domain(fn, "params.eta", "finite and >= 1", params.eta);
+requires stochastic_problem<Problem, Real> sgd_result<Real> run(const Problem& prob,
+                                                                const params<Real>& params,
+                                                                const philox_stream& stream) {
+  params.validate();
+  const param_checker c("ev::params");
+  c.require(params.algorithm == algorithm_kind::projected_sgd, "algorithm",
+            "projected_sgd for a stochastic_problem", std::string("another algorithm"));
+  c.require(params.start != start_kind::projected_zero, "start",
+            "zero or public_vector for a stochastic_problem", std::string("projected_zero"));
   const Eigen::Index dim = prob.dimension();
   vector<Real> x = vector<Real>::Zero(dim);
-  if (params.initial.size() != 0) {
-    if (params.initial.size() != dim)
-      fail_argument(fn, "params.initial", "empty or of the problem's dimension",
-                    params.initial.size());
-    x = params.initial;
+  if (params.start == start_kind::public_vector) {
+    c.require(static_cast<Eigen::Index>(params.start_vector.size()) == dim, "start_vector",
+              "of the problem's dimension " + std::to_string(dim), params.start_vector.size());
+    for (Eigen::Index i = 0; i < dim; ++i) x[i] = params.start_vector[static_cast<std::size_t>(i)];
   }
+  philox_stream s = stream;
   vector<Real> x_hat = x, g(dim), y(dim);
   sgd_result<Real> res;
-  if (params.trace) res.averaged_trace.push_back(prob.value(x_hat));
+  res.privacy = non_private<Real>();
+  if (params.trace) res.trace.emplace(1, prob.value(x_hat));
   using std::sqrt;
   for (long long k = 1; k <= params.iterations; ++k) {
-    prob.stochastic_gradient(x, stream, g);  // step 1
+    prob.stochastic_gradient(x, s, g);  // step 1
     const Real alpha = params.step / sqrt(Real(k));
     y = x - alpha * g;
     prob.project(y, x);  // step 2
-    const Real theta = (params.eta + Real(1)) / (params.eta + Real(k));
+    const Real theta = detail::averaging_weight(params.eta, k);
     x_hat = (Real(1) - theta) * x_hat + theta * x;
-    if (params.trace) res.averaged_trace.push_back(prob.value(x_hat));
+    if (res.trace) res.trace->push_back(prob.value(x_hat));
   }
   res.final_point = std::move(x);
   res.averaged_point = std::move(x_hat);
   res.iterations = params.iterations;
+  res.status = status::completed;
+  res.message = "ran K = " + std::to_string(params.iterations) + " iterations (ev Algorithm 3)";
   return res;
 }
+
+namespace detail {
+
+/// ĝ_k − p^(k) of Algorithm 3 on the EV problem: N(0, σ²I_T) drawn from substream k of the
+/// stream (0 when σ = 0).
+/// @spec EV.ALG3.NOISE
+template <real_scalar Real>
+vector<Real> sgd_gradient_noise(const philox_stream& stream, long long k, Eigen::Index horizon,
+                                const Real& sigma) {
+  vector<Real> w = vector<Real>::Zero(horizon);
+  if (!(sigma > Real(0))) return w;
+  philox_stream sk = stream.substream(static_cast<std::uint64_t>(k));
+  for (Eigen::Index i = 0; i < horizon; ++i) w[i] = gaussian<Real>(sk, sigma);
+  return w;
+}
+
+/// ev Algorithm 3 on the EV problem, with every user's stochastic gradient the broadcast
+/// ĝ_k = p^(k) + N(0, σ²I) (σ = params.gradient_noise); `params` validated by the caller.
+/// @spec EV.ALG3
+template <real_scalar Real>
+result<Real> run_algorithm3(const problem<Real>& prob, const params<Real>& params,
+                            const philox_stream& stream, const progress_fn& progress) {
+  const long long K = params.iterations;
+  const Eigen::Index t = prob.horizon();
+  iteration_state<Real> st(prob, initial_schedules(prob, params.start, params.start_vector));
+  result<Real> res;
+  res.algorithm = algorithm_kind::projected_sgd;
+  res.privacy = non_private<Real>();
+  res.noise_scale = params.gradient_noise;
+  res.released.resize(t, K);
+  res.gradients.resize(t, K);
+  vector<Real> p(t), g(t);
+  if (params.trace) res.trace.emplace();
+  const auto record = [&] {
+    if (!res.trace) return;
+    res.trace->objective.push_back(prob.value(st.load));
+    res.trace->averaged.push_back(prob.value(st.load_hat));
+  };
+  record();
+  progress_meter meter(progress);
+  for (long long k = 1; k <= K; ++k) {
+    prob.gradient(st.load, p);
+    g = p + sgd_gradient_noise<Real>(stream, k, t, params.gradient_noise);  // step 1
+    res.gradients.col(k - 1) = p;
+    res.released.col(k - 1) = g;
+    res.iterations = k;
+    const Real alpha = step_size(params.step, k, false);
+    if (!step_is_finite(g, alpha)) {
+      res.status = status::diverged;
+      res.message = "α_k ĝ_k is not finite (or above 1e300) at k = " + std::to_string(k) +
+                    "; the schedules of iteration k are returned";
+      res.released.conservativeResize(t, k);
+      res.gradients.conservativeResize(t, k);
+      finish(res, st, prob);
+      return res;
+    }
+    st.step(prob, g, alpha, averaging_weight(params.eta, k), params.threads);  // step 2
+    record();
+    meter.report(
+        [&] { return "ev Algorithm 3: iteration " + std::to_string(k) + "/" + std::to_string(K); });
+  }
+  finish(res, st, prob);
+  res.status = status::completed;
+  res.message = "ran K = " + std::to_string(K) + " iterations (ev Algorithm 3, non-private)";
+  return res;
+}
+
+}  // namespace detail
 
 }  // namespace dpref::ev

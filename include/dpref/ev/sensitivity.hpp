@@ -2,12 +2,18 @@
 // (ev (9), Theorem 8; errata EV-E1). spec/ev.md EV.THM8, EV.SENS.TIGHT, EV.SENS.SEARCH.
 #pragma once
 
+#include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <string>
+#include <string_view>
+#include <utility>
 
 #include "dpref/error.hpp"
 #include "dpref/geometry/capped_simplex.hpp"
+#include "dpref/params.hpp"
 #include "dpref/random/gaussian.hpp"
 #include "dpref/random/uniform.hpp"
 
@@ -18,6 +24,10 @@ enum class sensitivity_bound {
   paper,  ///< ev Theorem 8: Δ = 2δr + δE (valid, loose by a factor in [1, √2])
   tight,  ///< errata EV-E1: Δ* = sqrt(δr² + (δr + δE)²) for T >= 2, δE for T = 1 (attained)
 };
+constexpr auto enum_names(sensitivity_bound) {
+  return std::array{std::pair{sensitivity_bound::tight, std::string_view("tight")},
+                    std::pair{sensitivity_bound::paper, std::string_view("paper")}};
+}
 
 /// Δ for adjacency ‖a − a′‖₁ <= δr, |b − b′| <= δE at horizon T.
 /// @throws std::domain_error if δr or δE is negative or not finite, or T = 0.
@@ -109,5 +119,48 @@ inline sensitivity_witness search_sensitivity(std::size_t horizon, double delta_
   }
   return best;
 }
+
+/// Configuration of `dpref ev sensitivity` (sensitivity_json in json.hpp): the paper's bound and
+/// the tight value at (δr, δE, T), and the worst-case search at a small horizon.
+/// @spec EV.SENS.CONFIG
+struct sensitivity_config {
+  /// Work bound of the search: restarts × steps × search_horizon (lifted by force).
+  static constexpr double max_work = 1e8;
+
+  double delta_r = 13.2, delta_e = 12;
+  long long horizon = 52, search_horizon = 3;
+  long long restarts = 20, steps = 2000;
+  std::uint64_t seed = 20261121;
+  bool force = false;
+
+  template <class V>
+  void fields(V&& v) {
+    v("delta_r", delta_r, "adjacency δr in [0, 1e6] (kW)");
+    v("delta_e", delta_e, "adjacency δE in [0, 1e6] (kW·slot)");
+    v("horizon", horizon, "T of the bounds, in [1, 1e6]");
+    v("search_horizon", search_horizon, "T of the worst-case search, in [1, 64]");
+    v("restarts", restarts, "restarts of the search, in [1, 1e5]");
+    v("steps", steps, "steps per restart, in [1, 1e7]");
+    v("seed", seed, "seed of the search (stream 2)");
+    v("force", force, "lift the work bound restarts × steps × search_horizon <= 1e8");
+  }
+  /// @throws invalid_parameter "ev::sensitivity_config.<field> must be ..., got ..."
+  void validate() const {
+    const param_checker c("ev::sensitivity_config");
+    c.in_closed("delta_r", delta_r, 0.0, 1e6, "finite and in [0, 1e6]");
+    c.in_closed("delta_e", delta_e, 0.0, 1e6, "finite and in [0, 1e6]");
+    c.at_least<long long>("horizon", horizon, 1, 1000000);
+    c.at_least<long long>("search_horizon", search_horizon, 1, 64);
+    c.at_least<long long>("restarts", restarts, 1, 100000);
+    c.at_least<long long>("steps", steps, 1, 10000000);
+    c.require(
+        force || static_cast<double>(restarts) * static_cast<double>(steps) *
+                         static_cast<double>(search_horizon) <=
+                     max_work,
+        "steps",
+        "such that restarts × steps × search_horizon <= 1e8 (work bound; set force to lift it)",
+        steps);
+  }
+};
 
 }  // namespace dpref::ev

@@ -11,10 +11,7 @@
 #include <vector>
 
 #include "dpref/ev/data.hpp"
-#include "dpref/ev/optimum.hpp"
-#include "dpref/ev/private_projected_gradient.hpp"
-#include "dpref/ev/projected_gradient.hpp"
-#include "dpref/ev/projected_sgd.hpp"
+#include "dpref/ev/run.hpp"
 #include "dpref/ev/sensitivity.hpp"
 #include "dpref/random.hpp"
 #include "support/gof.hpp"
@@ -23,8 +20,9 @@
 namespace dpref {
 namespace {
 
-using ev::charging_problem;
 using ev::charging_specs;
+template <class Real>
+using charging_problem = ev::problem<Real>;
 
 /// Small instance: T slots, n users, m = n households, caps 3.3 kW w.p. 1/2, E ~ U[2, 5],
 /// a gently varying base load.
@@ -40,7 +38,19 @@ charging_problem<Real> small_problem(std::uint64_t seed, Eigen::Index t, Eigen::
 }
 
 template <class Real>
-ev::private_gradient_params<Real> small_private_params(Eigen::Index t, long long k);
+ev::params<Real> small_private_params(long long k);
+
+/// Algorithm 1 as in issue 4's tests: constant step (the old default), no diagnostics.
+template <class Real>
+ev::params<Real> gradient_params(long long k, const Real& step) {
+  ev::params<Real> p;
+  p.algorithm = ev::algorithm_kind::projected_gradient;
+  p.iterations = k;
+  p.step = step;
+  p.constant_step = true;
+  p.optimum = false;
+  return p;
+}
 
 template <class Real>
 void expect_in_set(const charging_problem<Real>& prob, const matrix<Real>& r, double tol) {
@@ -147,7 +157,7 @@ TEST(EV_PROBLEM, GroupedEqualsRepeatedUsers) {
   const charging_problem<double> pg(d, 10.0, grouped), pf(d, 10.0, flat);
   EXPECT_EQ(pg.users(), 10);
   EXPECT_EQ(pg.groups(), 4);
-  auto p = small_private_params<double>(6, 6);
+  auto p = small_private_params<double>(6);
   philox_stream s1(8), s2(8);
   const auto a = ev::run(pg, p, s1);
   const auto b = ev::run(pf, p, s2);
@@ -189,18 +199,20 @@ TEST(EV_DATA, PerUserSubstreamsAndGrouping) {
 TEST(EV_ALG1, MonotoneDescentToTheOptimum) {
   const auto prob = small_problem<double>(3, 8, 12);
   const auto opt = ev::solve_optimum(prob);
-  ASSERT_EQ(opt.status, ev::run_status::certified);
-  ev::projected_gradient_params<double> p;
-  p.iterations = 3000;
-  p.step = 1 / prob.schedule_lipschitz();  // α = 1/L_r: U(Σ r^(k)) non-increasing
+  ASSERT_EQ(opt.status, status::converged);
+  // α = 1/L_r: U(Σ r^(k)) non-increasing
+  auto p = gradient_params<double>(3000, 1 / prob.schedule_lipschitz());
   philox_stream s(1);
   const auto res = ev::run(prob, p, s);
-  ASSERT_EQ(res.objective_trace.size(), 3001u);
+  EXPECT_EQ(res.status, status::completed);
+  EXPECT_FALSE(res.privacy.is_private);  // Algorithm 1 is not private: no guarantee claimed
+  ASSERT_TRUE(res.trace);
+  const auto& tr = res.trace->objective;
+  ASSERT_EQ(tr.size(), 3001u);
   // from r^(2) on (r^(1) = 0 is outside the feasible set, below U*)
-  for (std::size_t k = 2; k < res.objective_trace.size(); ++k)
-    EXPECT_LE(res.objective_trace[k], res.objective_trace[k - 1] * (1 + 1e-14)) << k;
-  EXPECT_LE((res.final_objective - opt.value) / opt.value, 1e-6);
-  EXPECT_GE(res.final_objective, opt.lower * (1 - 1e-14));
+  for (std::size_t k = 2; k < tr.size(); ++k) EXPECT_LE(tr[k], tr[k - 1] * (1 + 1e-14)) << k;
+  EXPECT_LE((res.final_objective - opt.optimum->value) / opt.optimum->value, 1e-6);
+  EXPECT_GE(res.final_objective, opt.optimum->lower * (1 - 1e-14));
   expect_in_set(prob, res.final_schedules, 1e-12);
   p.iterations = 0;
   EXPECT_THROW(ev::run(prob, p, s), std::domain_error);
@@ -218,75 +230,96 @@ TYPED_TEST(EV_OPT, CertifiedGap) {
   using Real = TypeParam;
   const auto prob = small_problem<Real>(5, 6, 5);
   const auto opt = ev::solve_optimum(prob);
-  ASSERT_EQ(opt.status, ev::run_status::certified);
-  EXPECT_LE(static_cast<double>(opt.gap / opt.value), 1e-10);
-  EXPECT_GE(static_cast<double>(opt.gap), -1e-12);
-  expect_in_set(prob, opt.schedules, 1e-12);
-  ev::projected_gradient_params<Real> p;
-  p.iterations = 200;
-  p.step = Real(1) / prob.schedule_lipschitz();
+  ASSERT_EQ(opt.status, status::converged);
+  ASSERT_TRUE(opt.optimum && opt.optimum->certified);
+  EXPECT_FALSE(opt.privacy.is_private);
+  EXPECT_LE(static_cast<double>(opt.optimum->gap / opt.optimum->value), 1e-10);
+  EXPECT_GE(static_cast<double>(opt.optimum->gap), -1e-12);
+  expect_in_set(prob, opt.final_schedules, 1e-12);
+  const auto p = gradient_params<Real>(200, Real(1) / prob.schedule_lipschitz());
   philox_stream s(1);
   const auto res = ev::run(prob, p, s);
-  EXPECT_GE(static_cast<double>(res.final_objective - opt.lower), -1e-12);
-  ev::optimum_params<Real> bad;
-  bad.relative_gap = Real(0);
-  EXPECT_THROW(ev::solve_optimum(prob, bad), std::domain_error);
+  EXPECT_GE(static_cast<double>(res.final_objective - opt.optimum->lower), -1e-12);
+  EXPECT_THROW(ev::solve_optimum(prob, 100000, Real(0)), std::domain_error);
 }
 
 // ---------------------------------------------------------------------------- Algorithm 2 ----
 
+/// Algorithm 2 with ε = 1, c = 2 and the tight Δ at δr = 3.3, δE = 3 (no diagnostics).
 template <class Real>
-ev::private_gradient_params<Real> small_private_params(Eigen::Index t, long long k) {
-  ev::private_gradient_params<Real> p;
+ev::params<Real> small_private_params(long long k) {
+  ev::params<Real> p;
   p.iterations = k;
   p.epsilon = Real(1);
   p.step = Real(2);
-  p.sensitivity = ev::projection_sensitivity(Real(33) / 10, Real(3), static_cast<std::size_t>(t),
-                                             ev::sensitivity_bound::tight);
+  p.delta_r = Real(33) / 10;
+  p.delta_e = Real(3);
+  p.sensitivity_bound = ev::sensitivity_bound::tight;
+  p.optimum = false;
   return p;
 }
 
-// Theorem 6 proof: ε_1 = 0, ε_k = 2(k−1)ε/(K(K−1)), Σε_k = ε; the ledger composes to ε.
+// Theorem 6 proof: ε_1 = 0, ε_k = 2(k−1)ε/(K(K−1)), Σε_k = ε; the ledger composes to ε. The
+// ledger holds typed events: k = 1 a pure ε = 0 event (p^(1) data-independent), k >= 2 one
+// vector-Laplace event with Δ^(k) = (k−1)LΔ (Lemma 13) and the run's scale s; each event alone
+// accounts to ε_k, and the reported guarantee IS the ledger's total, <= ε (ARCH.BUDGET).
 TEST(EV_THM6_SCHEDULE, LedgerSumsToEpsilon) {
   const auto prob = small_problem<double>(9, 6, 8);
+  const double delta = ev::projection_sensitivity(3.3, 3.0, 6, ev::sensitivity_bound::tight);
   for (const long long K : {2LL, 3LL, 6LL, 20LL, 101LL}) {
     for (const double eps : {0.01, 0.1, 1.0, 10.0}) {
-      auto p = small_private_params<double>(6, K);
+      auto p = small_private_params<double>(K);
       p.epsilon = eps;
       p.trace = false;
-      philox_stream s(K);
+      philox_stream s(static_cast<std::uint64_t>(K));
       const auto res = ev::run(prob, p, s);
-      const auto& evs = res.ledger.events();
+      const auto& led = res.privacy.ledger;
+      const auto& evs = led.events();
       ASSERT_EQ(evs.size(), static_cast<std::size_t>(K));
+      EXPECT_EQ(evs[0].kind(), "pure");
       double sum = 0;
       for (long long k = 1; k <= K; ++k) {
-        const double ek = std::get<accounting::pure_dp<double>>(evs[k - 1].privacy).eps;
+        const auto& e = evs[static_cast<std::size_t>(k - 1)];
+        const double ek = accounting::account<double>({e}, led.options()).epsilon;
         EXPECT_NEAR(ek, 2.0 * static_cast<double>(k - 1) * eps / static_cast<double>(K * (K - 1)),
                     1e-15 * eps);
+        if (k >= 2) {
+          const auto& m = std::get<accounting::vector_laplace_mechanism<double>>(e.what);
+          EXPECT_EQ(m.scale, res.noise_scale);
+          EXPECT_NEAR(m.sensitivity, static_cast<double>(k - 1) * prob.lipschitz() * delta,
+                      1e-15 * m.sensitivity);
+        }
         sum += ek;
       }
-      EXPECT_EQ(std::get<accounting::pure_dp<double>>(evs[0].privacy).eps, 0.0);
+      EXPECT_EQ(accounting::account<double>({evs[0]}, led.options()).epsilon, 0.0);
       EXPECT_NEAR(sum, eps, 1e-12 * eps);
-      EXPECT_NEAR(res.ledger.total(0.0).eps, eps, 1e-12 * eps);
-      EXPECT_EQ(res.ledger.total(0.0).delta, 0.0);
+      EXPECT_NEAR(res.privacy.guarantee.epsilon, eps, 1e-12 * eps);
+      EXPECT_LE(res.privacy.guarantee.epsilon, eps);  // a requested budget is a bound
+      EXPECT_EQ(res.privacy.guarantee.epsilon, led.total().epsilon);
+      EXPECT_EQ(res.privacy.guarantee.delta, 0.0);
+      EXPECT_TRUE(res.privacy.budget_met);
     }
   }
 }
 
 TEST(EV_ALG2, OutputFeasibleDeterministicAndValidated) {
   const auto prob = small_problem<double>(11, 6, 8);
-  auto p = small_private_params<double>(6, 8);
+  auto p = small_private_params<double>(8);
   philox_stream s1(5), s2(5);
   const auto a = ev::run(prob, p, s1);
   const auto b = ev::run(prob, p, s2);
+  EXPECT_EQ(a.status, status::completed);
+  EXPECT_EQ(a.iterations, 8);
+  EXPECT_TRUE(a.privacy.is_private);
   EXPECT_EQ(a.released, b.released);
   EXPECT_EQ(a.averaged_schedules, b.averaged_schedules);
   EXPECT_EQ(a.released.col(0), a.gradients.col(0));  // w_1 = 0
   EXPECT_GT((a.released.col(1) - a.gradients.col(1)).norm(), 0.0);
   expect_in_set(prob, a.final_schedules, 1e-12);
   expect_in_set(prob, a.averaged_schedules, 1e-12);  // r̂ is a convex combination
-  ASSERT_EQ(a.averaged_trace.size(), 9u);
-  EXPECT_DOUBLE_EQ(a.averaged_trace.back(), a.averaged_objective);
+  ASSERT_TRUE(a.trace);
+  ASSERT_EQ(a.trace->averaged.size(), 9u);
+  EXPECT_DOUBLE_EQ(a.trace->averaged.back(), a.averaged_objective);
 
   auto expect_param_error = [&](auto mutate, const char* name) {
     auto q = p;
@@ -299,14 +332,25 @@ TEST(EV_ALG2, OutputFeasibleDeterministicAndValidated) {
       EXPECT_NE(std::string(e.what()).find(name), std::string::npos) << e.what();
     }
   };
-  using P = ev::private_gradient_params<double>;
+  using P = ev::params<double>;
   expect_param_error([](P& q) { q.iterations = 1; }, "params.iterations");
   expect_param_error([](P& q) { q.epsilon = 0; }, "params.epsilon");
   expect_param_error([](P& q) { q.step = -1; }, "params.step");
   expect_param_error([](P& q) { q.eta = 0.5; }, "params.eta");
-  expect_param_error([](P& q) { q.sensitivity = 0; }, "params.sensitivity");
-  expect_param_error([](P& q) { q.initial = ev::initial_point<double>::public_vector({}); },
-                     "initial.value");
+  expect_param_error(
+      [](P& q) {
+        q.delta_r = 0;
+        q.delta_e = 0;
+      },
+      "params.delta_e");  // Δ = 0
+  expect_param_error([](P& q) { q.start = ev::start_kind::public_vector; },
+                     "params.start_vector");  // empty public start
+  expect_param_error(
+      [](P& q) {
+        q.start = ev::start_kind::public_vector;
+        q.start_vector = {1.0, 2.0};
+      },
+      "params.start_vector");  // of the wrong size (T = 6)
 }
 
 // errata EV-E2: a data-dependent r^(1) is refused by Algorithm 2; a public vector is accepted.
@@ -314,22 +358,22 @@ TEST(EV_ALG2, OutputFeasibleDeterministicAndValidated) {
 // p^(1) differs between adjacent databases, so an un-noised p̂^(1) would leak.
 TEST(EV_START_PUBLIC, DataDependentStartRefused) {
   const auto prob = small_problem<double>(13, 6, 8);
-  auto p = small_private_params<double>(6, 4);
-  p.initial = ev::initial_point<double>::projected_zero();
+  auto p = small_private_params<double>(4);
+  p.start = ev::start_kind::projected_zero;
   philox_stream s(3);
-  EXPECT_THROW(ev::run(prob, p, s), std::invalid_argument);
-  p.initial = ev::initial_point<double>::public_vector(vector<double>::Constant(6, 0.5));
+  EXPECT_THROW(ev::run(prob, p, s), invalid_parameter);
+  p.start = ev::start_kind::public_vector;
+  p.start_vector.assign(6, 0.5);
   EXPECT_NO_THROW(ev::run(prob, p, s));
 
   charging_specs<double> other = prob.specs();
   other.energy[0] = other.energy[0] / 2;
   const charging_problem<double> adj(prob.base_load(), prob.households(), other);
-  ev::projected_gradient_params<double> q;
-  q.iterations = 1;
-  q.initial = ev::initial_point<double>::projected_zero();
+  auto q = gradient_params<double>(1, 1.0);
+  q.start = ev::start_kind::projected_zero;
   const auto r1 = ev::run(prob, q, s), r2 = ev::run(adj, q, s);
   EXPECT_GT((r1.gradients.col(0) - r2.gradients.col(0)).norm(), 0.0);
-  q.initial = ev::initial_point<double>::zero();
+  q.start = ev::start_kind::zero;
   const auto z1 = ev::run(prob, q, s), z2 = ev::run(adj, q, s);
   EXPECT_EQ(z1.gradients.col(0), z2.gradients.col(0));
 }
@@ -370,8 +414,9 @@ TEST(EV_LEMMA13, CoupledRunsWithinSensitivity) {
     }
     const vector<double> d = vector<double>::LinSpaced(t, 1.0, 2.0);
     const charging_problem<double> pd(d, double(n), s1), pd2(d, double(n), s2);
-    auto p = small_private_params<double>(t, 12);
-    p.sensitivity = delta;
+    auto p = small_private_params<double>(12);  // Δ: the tight value at (δr, δE) = (3.3, 3)
+    p.delta_r = dr;
+    p.delta_e = de;
     p.step = 5 + trial;
     philox_stream s(static_cast<std::uint64_t>(trial));
     const auto run = ev::run(pd, p, s);
@@ -428,12 +473,9 @@ TEST(EV_ALG2_PRECISION, DoubleAndMp50Agree) {
   sm.energy = pd.specs().energy.cast<mp50>();
   sm.multiplicity = pd.specs().multiplicity;
   const charging_problem<mp50> pm(pd.base_load().cast<mp50>(), mp50(pd.households()), sm);
-  auto p = small_private_params<double>(6, 8);
-  ev::private_gradient_params<mp50> q;
-  q.iterations = p.iterations;
-  q.epsilon = mp50(p.epsilon);
-  q.step = mp50(p.step);
-  q.sensitivity = mp50(p.sensitivity);
+  auto p = small_private_params<double>(8);
+  auto q = small_private_params<mp50>(8);
+  q.delta_r = mp50(p.delta_r);  // the same double inputs (not the mp50 value nearest 3.3)
   philox_stream s1(99), s2(99);
   const auto a = ev::run(pd, p, s1);
   const auto b = ev::run(pm, q, s2);
@@ -471,21 +513,38 @@ struct noisy_quadratic {
   double optimum() const { return value(center.cwiseMax(0.0).cwiseMin(1.0)); }
 };
 
+/// Algorithm 3 (generic form) with K iterations, c = 1, η = 1, x^(1) = 0.
+ev::params<double> sgd_params(long long k) {
+  ev::params<double> p;
+  p.algorithm = ev::algorithm_kind::projected_sgd;
+  p.iterations = k;
+  p.step = 1;
+  p.trace = false;
+  p.optimum = false;
+  return p;
+}
+
 TEST(EV_ALG3, ValidatesAndAverages) {
   const noisy_quadratic q{vector<double>::Constant(3, 0.5), 0.0};
-  ev::projected_sgd_params<double> p;
-  p.iterations = 50;
+  auto p = sgd_params(50);
   p.trace = true;
   philox_stream s(1);
   const auto r = ev::run<double>(q, p, s);
-  EXPECT_EQ(r.averaged_trace.size(), 51u);
+  ASSERT_TRUE(r.trace);
+  EXPECT_EQ(r.trace->size(), 51u);
   EXPECT_LE((r.averaged_point - q.center).norm(), 1e-2);
-  EXPECT_TRUE(r.ledger.empty());
+  EXPECT_FALSE(r.privacy.is_private);  // Algorithm 3 adds no calibrated noise: no guarantee
+  EXPECT_TRUE(r.privacy.ledger.empty());
   p.eta = 0.5;
   EXPECT_THROW(ev::run<double>(q, p, s), std::domain_error);
   p.eta = 1;
-  p.initial = vector<double>::Zero(2);
-  EXPECT_THROW(ev::run<double>(q, p, s), std::invalid_argument);
+  p.start = ev::start_kind::public_vector;
+  p.start_vector.assign(2, 0.0);  // dimension 3
+  EXPECT_THROW(ev::run<double>(q, p, s), invalid_parameter);
+  p.start_vector.assign(3, 0.0);
+  EXPECT_NO_THROW(ev::run<double>(q, p, s));
+  p.algorithm = ev::algorithm_kind::projected_gradient;  // not Algorithm 3
+  EXPECT_THROW(ev::run<double>(q, p, s), invalid_parameter);
 }
 
 // Proposition 14: E f(x̂^(K+1)) − f* = O(1/√K). Mean suboptimality over R = 200 runs at
@@ -504,8 +563,7 @@ TEST(EV_PROP14, RateAtLeastInverseSqrtK) {
     const long long K = 1LL << e;
     double mean = 0, mean_const = 0;
     for (int rep = 0; rep < R; ++rep) {
-      ev::projected_sgd_params<double> p;
-      p.iterations = K;
+      auto p = sgd_params(K);
       p.step = 1;
       philox_stream s(1000 + static_cast<std::uint64_t>(rep), static_cast<std::uint64_t>(e));
       mean += q.value(ev::run<double>(q, p, s).averaged_point) - fstar;

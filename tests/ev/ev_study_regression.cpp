@@ -9,12 +9,8 @@
 #include <string>
 
 #include "dpref/ev/data.hpp"
-#include "dpref/ev/optimum.hpp"
 #include "dpref/ev/study.hpp"
-
-#ifndef DPREF_EV_BASE_LOAD
-#error "DPREF_EV_BASE_LOAD (path of data/ev/base_load_taylor.csv) must be defined"
-#endif
+#include "dpref/io/data_path.hpp"
 
 namespace dpref {
 namespace {
@@ -22,19 +18,21 @@ namespace {
 namespace st = ev::study;
 
 struct fixture {
-  ev::charging_problem<double> prob;
+  ev::problem<double> prob;
   double u_star;
 };
 
-/// Grouped instance (ev §VII) with N groups, household units.
+/// Grouped instance (ev §VII) with N groups, household units; the shipped taylor base load
+/// (found next to the test executable: build/<preset>/share/dpref/ev).
 fixture make(Eigen::Index groups, std::uint64_t seed) {
-  const vector<double> d = ev::read_base_load_csv(DPREF_EV_BASE_LOAD);
+  const vector<double> d =
+      ev::read_base_load_csv<double>(io::find_data_file("ev/base_load_taylor.csv"));
   const double m = 500000;
-  ev::charging_problem<double> prob(
-      d, m, ev::draw_grouped_specs<double>(seed, d.size(), 100000, groups), ev::household_units(m));
+  ev::problem<double> prob(d, m, ev::draw_grouped_specs<double>(seed, d.size(), 100000, groups),
+                           ev::household_units(m));
   const auto opt = ev::solve_optimum(prob);
-  EXPECT_EQ(opt.status, ev::run_status::certified);
-  return {std::move(prob), opt.value};
+  EXPECT_EQ(opt.status, status::converged);
+  return {std::move(prob), opt.optimum->value};
 }
 
 #ifndef DPREF_EV_STUDY_SLOW
@@ -45,9 +43,9 @@ st::config reduced() {
   c.paper_delta = false;
   c.seed = 4242;
   c.fig2 = c.fig3 = c.fig4 = false;
-  c.K_list = {2, 3, 4, 6, 8, 12, 20};
-  c.eps_list = {0.01, 0.1, 1, 10};
-  c.K_opt_list = {2, 3, 4, 6, 8, 12, 16, 24};
+  c.iterations_list = {2, 3, 4, 6, 8, 12, 20};
+  c.epsilon_list = {0.01, 0.1, 1, 10};
+  c.iterations_opt_list = {2, 3, 4, 6, 8, 12, 16, 24};
   return c;
 }
 
@@ -61,8 +59,7 @@ TEST(EV_STUDY_C, FlatBetween10And20) {
   auto cfg = reduced();
   const auto pt = [&](double c) {
     return st::relative_suboptimality(
-        f.prob, f.u_star,
-        st::point_params(cfg, f.prob.horizon(), c, 6, 0.1, ev::sensitivity_bound::tight), cfg.runs,
+        f.prob, f.u_star, st::point_params(cfg, c, 6, 0.1, ev::sensitivity_bound::tight), cfg.runs,
         cfg.seed);
   };
   const auto c10 = pt(10), c20 = pt(20), c2 = pt(2), c4 = pt(4);
@@ -89,15 +86,15 @@ TEST(EV_STUDY_K, InteriorOptimum) {
   cfg.fig3 = true;
   const auto r = st::run_study(f.prob, f.u_star, cfg);
   EXPECT_GT(r.K_best_tight, 0u);
-  EXPECT_LT(r.K_best_tight, cfg.K_list.size() - 1);
+  EXPECT_LT(r.K_best_tight, cfg.iterations_list.size() - 1);
   EXPECT_TRUE(r.interior_tight.holds) << r.interior_tight.margin_se;
   cfg.calib = st::calibration::noise_independent_of_K;
   const auto bad = st::run_study(f.prob, f.u_star, cfg);
   EXPECT_FALSE(bad.interior_tight.holds) << bad.interior_tight.margin_se;
-  EXPECT_EQ(bad.K_best_tight, cfg.K_list.size() - 1);
+  EXPECT_EQ(bad.K_best_tight, cfg.iterations_list.size() - 1);
   std::printf("EV_STUDY_K: K̂ = %lld, margin %.1f SE; control K̂ = %lld, margin %.1f SE\n",
-              cfg.K_list[r.K_best_tight], r.interior_tight.margin_se, cfg.K_list[bad.K_best_tight],
-              bad.interior_tight.margin_se);
+              cfg.iterations_list[r.K_best_tight], r.interior_tight.margin_se,
+              cfg.iterations_list[bad.K_best_tight], bad.interior_tight.margin_se);
 }
 
 // Negative slope in ε (Fig. 4; c = 10, K optimised per ε on set 0, evaluated on set 1), and
@@ -140,13 +137,13 @@ TEST(EV_STUDY_FULL, ClaimsAtFullSize) {
   EXPECT_TRUE(r.slope_tight.holds);
   EXPECT_LT(r.eps.fit_tight.slope + 5 * r.eps.fit_tight.se_mc, -0.25);
   std::size_t ref = 0;
-  while (r.c.x[ref] != cfg.c_ref) ++ref;
+  while (r.c.x[ref] != cfg.step) ++ref;
   EXPECT_GT(r.c.gain[ref].mean, 5 * r.c.gain[ref].se);
   std::printf(
       "EV_STUDY_FULL: flat log-ratio %.4f ± %.4f; K̂ = %lld (margin %.1f SE); slope %.4f "
       "(MC 95%% [%.4f, %.4f], fit 95%% [%.4f, %.4f]); gain at reference %.3e ± %.1e; "
       "%.1f s\n",
-      r.flat_tight.estimate, r.flat_tight.se, cfg.K_list[r.K_best_tight],
+      r.flat_tight.estimate, r.flat_tight.se, cfg.iterations_list[r.K_best_tight],
       r.interior_tight.margin_se, r.eps.fit_tight.slope, r.eps.fit_tight.ci95_mc_lo,
       r.eps.fit_tight.ci95_mc_hi, r.eps.fit_tight.ci95_fit_lo, r.eps.fit_tight.ci95_fit_hi,
       r.c.gain[ref].mean, r.c.gain[ref].se, r.seconds);

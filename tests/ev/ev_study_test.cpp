@@ -10,27 +10,37 @@
 
 #include "dpref/ev/bounds.hpp"
 #include "dpref/ev/data.hpp"
-#include "dpref/ev/optimum.hpp"
-#include "dpref/ev/private_projected_gradient.hpp"
-#include "dpref/ev/projected_gradient.hpp"
+#include "dpref/ev/run.hpp"
 #include "dpref/ev/study.hpp"
 #include "dpref/random.hpp"
 
 namespace dpref {
 namespace {
 
-using ev::charging_problem;
+using charging_problem = ev::problem<double>;
+
+/// Algorithm 2 (no diagnostics) with K, ε, c and the adjacency (δr, δE), tight Δ.
+ev::params<double> private_params(long long K, double eps, double c, double dr, double de) {
+  ev::params<double> p;
+  p.iterations = K;
+  p.epsilon = eps;
+  p.step = c;
+  p.delta_r = dr;
+  p.delta_e = de;
+  p.optimum = false;
+  return p;
+}
 
 /// T slots, n users, m households, caps 3.3 kW w.p. 1/2, E ~ U[2, 5], base load 1 + (t mod 3)/2.
-charging_problem<double> small_problem(std::uint64_t seed, Eigen::Index t, Eigen::Index n, double m,
-                                       double scale = 1) {
+charging_problem small_problem(std::uint64_t seed, Eigen::Index t, Eigen::Index n, double m,
+                               double scale = 1) {
   ev::spec_distribution<double> dist;
   dist.energy_min = 2;
   dist.energy_max = 5;
   auto specs = ev::draw_specs<double>(seed, t, n, dist);
   vector<double> d(t);
   for (Eigen::Index i = 0; i < t; ++i) d[i] = 1 + static_cast<double>(i % 3) / 2;
-  return charging_problem<double>(d, m, specs, scale);
+  return charging_problem(d, m, specs, scale);
 }
 
 // ------------------------------------------------------------------------------ bounds ----
@@ -136,19 +146,24 @@ TEST(EV_BOUND_EXPLICIT, WeightsAndClosedForm) {
 TEST(EV_BOUND_THM7, ExplicitBoundHoldsMonteCarlo) {
   const auto prob = small_problem(77, 6, 5, 5.0);
   const auto opt = ev::solve_optimum(prob);
-  ASSERT_EQ(opt.status, ev::run_status::certified);
-  ev::private_gradient_params<double> p;
-  p.iterations = 8;
-  p.epsilon = 1;
-  p.step = 1;
-  p.sensitivity = ev::projection_sensitivity(13.2, 12.0, 6, ev::sensitivity_bound::tight);
-  const double s = ev::noise_scale(p.iterations, prob.lipschitz(), p.sensitivity, p.epsilon);
+  ASSERT_EQ(opt.status, status::converged);
+  const double u_star = opt.optimum->value;
+  auto p = private_params(8, 1, 1, 13.2, 12.0);
+  // the run's noise scale (calibrate_algorithm2 is what run uses)
+  const auto scale_of = [&](const ev::params<double>& q) {
+    return ev::calibrate_algorithm2(q.iterations, prob.objective_scale(), prob.households(),
+                                    q.delta_r, q.delta_e, 6, q.sensitivity_bound, q.epsilon)
+        .scale;
+  };
+  const double s = scale_of(p);
+  const double sens = ev::projection_sensitivity(13.2, 12.0, 6, ev::sensitivity_bound::tight);
+  EXPECT_NEAR(s, ev::noise_scale(p.iterations, prob.lipschitz(), sens, p.epsilon), 1e-14 * s);
   const auto k = ev::theorem7_constants(prob, s);
   EXPECT_NEAR(k.G_hat * k.G_hat, 5 * (k.G * k.G + 6 * 7 * s * s), 1e-12 * k.G_hat * k.G_hat);
-  const auto abs_stats = [&](const ev::private_gradient_params<double>& q) {
-    auto st = ev::study::relative_suboptimality(prob, opt.value, q, 200, 5, 0);
-    st.mean *= opt.value;  // back to absolute E[U(Σ r̂) − U*]
-    st.se *= opt.value;
+  const auto abs_stats = [&](const ev::params<double>& q) {
+    auto st = ev::study::relative_suboptimality(prob, u_star, q, 200, 5, 0);
+    st.mean *= u_star;  // back to absolute E[U(Σ r̂) − U*]
+    st.se *= u_star;
     return st;
   };
   const auto a = abs_stats(p);
@@ -158,7 +173,7 @@ TEST(EV_BOUND_THM7, ExplicitBoundHoldsMonteCarlo) {
   p.step = 1e-4;
   p.epsilon = 1000;
   const auto b = abs_stats(p);
-  const double s2 = ev::noise_scale(p.iterations, prob.lipschitz(), p.sensitivity, p.epsilon);
+  const double s2 = scale_of(p);
   const double noise_only = ev::sgd_averaging_bound<double>(p.iterations, p.step, p.eta, 0.0,
                                                             ev::theorem7_constants(prob, s2).G_hat);
   EXPECT_GT(b.mean - 5 * b.se, noise_only) << b.mean << " " << noise_only;
@@ -177,11 +192,7 @@ TEST(EV_UNITS, ScaleIsARescalingOfC) {
   const auto pm = small_problem(3, 8, 10, m, ev::household_units(m));
   EXPECT_DOUBLE_EQ(pm.lipschitz(), m * p1.lipschitz());
   EXPECT_DOUBLE_EQ(pm.objective_scale(), m);
-  ev::private_gradient_params<double> a;
-  a.iterations = 7;
-  a.epsilon = 0.5;
-  a.step = 0.3;
-  a.sensitivity = 5;
+  auto a = private_params(7, 0.5, 0.3, 0.0, 5.0);  // Δ = √(0 + 5²) = 5
   auto b = a;
   b.step = a.step * m;
   philox_stream s1(9), s2(9);
@@ -190,7 +201,7 @@ TEST(EV_UNITS, ScaleIsARescalingOfC) {
   const double scale = 1 + rb.averaged_schedules.cwiseAbs().maxCoeff();
   EXPECT_LT((ra.averaged_schedules - rb.averaged_schedules).cwiseAbs().maxCoeff(), 1e-9 * scale);
   EXPECT_NEAR(ra.averaged_objective / m, rb.averaged_objective, 1e-9 * rb.averaged_objective);
-  EXPECT_NEAR(ra.ledger.total(0.0).eps, rb.ledger.total(0.0).eps, 1e-15);
+  EXPECT_NEAR(ra.privacy.guarantee.epsilon, rb.privacy.guarantee.epsilon, 1e-15);
   EXPECT_THROW(small_problem(3, 8, 10, m, 0.0), std::domain_error);
 }
 
@@ -199,12 +210,8 @@ TEST(EV_UNITS, ScaleIsARescalingOfC) {
 // 3000 users = 3 reduction blocks: 1, 2 and 3 threads give bit-identical runs (Algorithms 1, 2).
 TEST(EV_THREADS, BitIdenticalForAnyThreadCount) {
   const auto prob = small_problem(11, 12, 3000, 3000.0);
-  ev::private_gradient_params<double> p;
-  p.iterations = 4;
-  p.epsilon = 0.5;
-  p.step = 200;
-  p.sensitivity = 28.4478;
-  std::vector<ev::run_result<double>> r;
+  auto p = private_params(4, 0.5, 200, 13.2, 12.0);  // Δ = 28.4478 (tight)
+  std::vector<ev::result<double>> r;
   for (const int th : {1, 2, 3}) {
     p.threads = th;
     philox_stream s(21);
@@ -216,10 +223,13 @@ TEST(EV_THREADS, BitIdenticalForAnyThreadCount) {
     EXPECT_TRUE(r[i].released == r[0].released) << i;
     EXPECT_EQ(r[i].averaged_objective, r[0].averaged_objective) << i;
   }
-  ev::projected_gradient_params<double> g;
+  ev::params<double> g;
+  g.algorithm = ev::algorithm_kind::projected_gradient;
   g.iterations = 3;
   g.step = 100;
-  std::vector<ev::run_result<double>> q;
+  g.constant_step = true;
+  g.optimum = false;
+  std::vector<ev::result<double>> q;
   for (const int th : {1, 3}) {
     g.threads = th;
     philox_stream s(1);
@@ -229,6 +239,35 @@ TEST(EV_THREADS, BitIdenticalForAnyThreadCount) {
   p.threads = 0;
   philox_stream s(1);
   EXPECT_THROW(ev::run(prob, p, s), std::domain_error);
+}
+
+// The per-iteration step on contiguous block ranges (what a distributed driver calls, issue 17):
+// blocks [1, 3) on worker slot 1 then [0, 1) on slot 0 (out of order), then reduce(), equal
+// step() on one thread bit for bit, at every iteration; a bad range is refused.
+TEST(EV_THREADS, StepOnBlockRangesEqualsStep) {
+  const auto prob = small_problem(11, 12, 3000, 3000.0);
+  const matrix<double> start = matrix<double>::Zero(12, 3000);
+  ev::iteration_state<double> a(prob, start), b(prob, start);
+  ASSERT_EQ(a.blocks(), 3);
+  EXPECT_EQ(a.block_columns(2), std::make_pair(Eigen::Index(2048), Eigen::Index(3000)));
+  vector<double> p_hat(12);
+  for (Eigen::Index i = 0; i < 12; ++i) p_hat[i] = 0.3 + 0.01 * static_cast<double>(i);
+  b.reserve_workers(2, 12);
+  for (long long k = 1; k <= 3; ++k) {
+    const double alpha = 200 / std::sqrt(static_cast<double>(k)),
+                 theta = 2.0 / (1.0 + static_cast<double>(k));
+    a.step(prob, p_hat, alpha, theta, 1);
+    b.step_range(prob, p_hat, alpha, theta, 1, 3, 1);
+    b.step_range(prob, p_hat, alpha, theta, 0, 1, 0);
+    b.reduce();
+    EXPECT_TRUE(a.r == b.r) << k;
+    EXPECT_TRUE(a.r_hat == b.r_hat) << k;
+    EXPECT_TRUE(a.load == b.load) << k;
+    EXPECT_TRUE(a.load_hat == b.load_hat) << k;
+    p_hat = prob.base_load() + a.load / 3000.0;  // the next broadcast depends on the load
+  }
+  EXPECT_THROW(b.step_range(prob, p_hat, 1.0, 1.0, 0, 4, 0), std::logic_error);
+  EXPECT_THROW(b.step_range(prob, p_hat, 1.0, 1.0, 0, 1, 2), std::logic_error);
 }
 
 // ------------------------------------------------------------------------ study stats ----
