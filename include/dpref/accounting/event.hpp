@@ -437,7 +437,8 @@ void validate(const event<Real>& e) {
     c.require(part.joint.empty(), field + ".joint", "empty (joint parts do not nest)",
               part.joint.size());
     c.require(part.how == analysis::automatic, field + ".analysis",
-              "automatic (joint parts are composed in RDP)", std::string(io::enum_to_string(part.how)));
+              "automatic (joint parts are composed in RDP)",
+              std::string(io::enum_to_string(part.how)));
     c.require(!std::holds_alternative<approx_mechanism<Real>>(part.what), field + ".mechanism",
               "a mechanism with an RDP curve (not approx)", std::string("approx"));
     validate(part);
