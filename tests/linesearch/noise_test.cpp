@@ -222,6 +222,51 @@ TEST(LS_NOISE, NoisyBtlsScalesMatchTheBudget) {
   }
 }
 
+// The SPLIT of NOISYBTLS's noise between the threshold (drawn once) and the queries (one draw
+// each): with three constant queries c the index of the first TOP answer (or "fail") has the law
+// P(fail) = ∫ f_λ(z) F_ν(z − c)³ dz, P(j) = ∫ f_λ(z) F_ν(z − c)^j (1 − F_ν(z − c)) dz, which for
+// the same total scale differs when b1 and b2 are swapped (a swap is invisible to one query).
+// Laplace with the test's own b1 = 2Δ/ε_BT, b2 = 4Δ/ε_BT; the negative control is the swap.
+TEST(LS_NOISE, NoisyBtlsThresholdAndQueryNoiseSplit) {
+  const std::size_t N = 1 << 18;
+  const double Delta = 1, eps_bt = 0.8, b1 = 2 * Delta / eps_bt, b2 = 4 * Delta / eps_bt;
+  const double c = 2.0;
+  const auto law = [&](double t1, double t2) {  // P(index 0, 1, 2, fail), trapezoid in z
+    std::vector<double> P(4, 0.0);
+    const double lo = -60 * std::max(t1, t2), hi = 60 * std::max(t1, t2), h = (hi - lo) / 200000;
+    for (int k = 0; k <= 200000; ++k) {
+      const double z = lo + k * h, wgt = (k == 0 || k == 200000 ? 0.5 : 1.0) * h;
+      const double f = std::exp(-std::abs(z) / t1) / (2 * t1);
+      const double x = z - c;
+      const double F = x < 0 ? 0.5 * std::exp(x / t2) : 1 - 0.5 * std::exp(-x / t2);
+      P[0] += wgt * f * (1 - F);
+      P[1] += wgt * f * F * (1 - F);
+      P[2] += wgt * f * F * F * (1 - F);
+      P[3] += wgt * f * F * F * F;
+    }
+    return P;
+  };
+  ls::btls_params<double> cfg;
+  cfg.max_it = 3;
+  philox_stream s(18);
+  std::vector<double> count(4, 0.0);
+  for (std::size_t k = 0; k < N; ++k) {
+    const auto r = ls::noisy_btls(s, [&](double) { return c; }, 1.0, eps_bt, Delta, cfg);
+    count[r.found ? r.queries - 1 : 3] += 1;
+  }
+  const auto want = law(b1, b2), swapped = law(b2, b1);
+  double zmax = 0, zctrl = 0;
+  for (int j = 0; j < 4; ++j) {
+    const double ph = count[j] / N, sd = std::sqrt(want[j] * (1 - want[j]));
+    zmax = std::max(zmax, std::abs(z_of(ph, want[j], sd, N)));
+    zctrl = std::max(zctrl, std::abs(z_of(ph, swapped[j], sd, N)));
+    std::printf("[LS.NOISE] NOISYBTLS split: index %d P=%.5f (swapped %.5f) observed=%.5f\n", j,
+                want[j], swapped[j], ph);
+  }
+  EXPECT_LT(zmax, kZ);
+  EXPECT_GT(zctrl, kZ);  // negative control: threshold and query scales swapped
+}
+
 // DP-AGD's report-noisy-min through the run: x = 0, μ > 0 and two candidates (no step, α_max):
 // the scores are n·(log 2 + μa²/2), a gap Δs = nμα_max²/2 whatever the noisy direction; each
 // NoisyMin selects the step with P = (1/2)(1 + Δs/(2b))e^{−Δs/b}, b = C_obj/ε_nm and
@@ -313,8 +358,9 @@ TEST(LS_NOISE, ObjectivePerturbationScaleMatchesTheRequest) {
 }
 
 // Poisson sampling through the run: x = 1 (one feature), y = +1, logistic at w = 0, so every
-// clipped example gradient is −1/2 and DP-SGD's first step is w1 = (η/m̄)(|B|/2 − noise); with a
-// tiny noise |B| is read off w1 and its mean over runs is q·n (Binomial(n, q)).
+// clipped example gradient is −1/2 and the first step is w1 = (η/m̄)(|B|/2 − noise) (DP-SGD;
+// DP-BLSGD with the step η it selected); with a tiny noise |B| is read off w1 and its mean over
+// runs is q·n (Binomial(n, q)).
 TEST(LS_NOISE, PoissonRateThroughTheRun) {
   const Eigen::Index n = 1000;
   matrix<double> X = matrix<double>::Ones(1, n);
@@ -327,6 +373,7 @@ TEST(LS_NOISE, PoissonRateThroughTheRun) {
     p.q = q;
     p.noise_multiplier = 1e-6;  // σ = 3e-6: |B| recovered to < 1e-4
     p.allow_over_budget = true;  // the test looks at the sampling only
+    p.max_order = 8;
     double sum = 0;
     const int N = 2000;
     for (int k = 0; k < N; ++k) {
@@ -338,6 +385,24 @@ TEST(LS_NOISE, PoissonRateThroughTheRun) {
     std::printf("[LS.NOISE] Poisson q=%g: mean |B| = %.3f (q n = %g) z=%.2f\n", q, m, q * n, z);
     EXPECT_LT(std::abs(z), kZ);
     EXPECT_GT(std::abs(z_ctrl), kZ);
+    // DP-BLSGD (one fixed-plan iteration, a tiny gradient noise)
+    ls::params<double> b;
+    b.q = q;
+    b.fallback_min_step = true;
+    b.iterations = 1;
+    b.rho_grad0 = 1e12;
+    b.allow_over_budget = true;
+    b.max_order = 8;
+    b.trace = true;
+    double sumb = 0;
+    for (int k = 0; k < N; ++k) {
+      const auto r = ls::run(P, b, philox_stream(k, 19));
+      sumb += 2 * r.w[0] * (q * n) / r.steps.at(0);
+    }
+    const double mb = sumb / N, zb = z_of(mb, q * n, sd, N), zb_ctrl = z_of(mb, 1.05 * q * n, sd, N);
+    std::printf("[LS.NOISE] Poisson (DP-BLSGD) q=%g: mean |B| = %.3f z=%.2f\n", q, mb, zb);
+    EXPECT_LT(std::abs(zb), kZ);
+    EXPECT_GT(std::abs(zb_ctrl), kZ);
   }
 }
 

@@ -86,6 +86,8 @@ struct study_config {
     c.require(!losses.empty() && losses.size() <= 3, "losses", "1 to 3 entries", losses.size());
     c.require(!eps_list.empty() && eps_list.size() <= 100, "eps_list", "1 to 100 entries",
               eps_list.size());
+    for (const double e : eps_list)
+      c.require(std::isfinite(e) && e > 0 && e <= 1e6, "eps_list", "entries in (0, 1e6]", e);
     c.require(!algorithms.empty() && algorithms.size() <= 9, "algorithms", "1 to 9 entries",
               algorithms.size());
     c.at_least<long long>("folds", folds, 1, 100);
@@ -97,7 +99,8 @@ struct study_config {
     problem_for("", loss_kind::logistic).validate();
     for (const std::string& f : data)
       c.require(!f.empty() && f.size() <= 4096, "data", "non-empty paths", f);
-    // every cell's parameters, before the first run
+    // the base parameters and every cell's, before the first run
+    params.validate();
     for (const double e : eps_list) {
       linesearch::params<double> p = params;
       p.epsilon = e;
