@@ -114,13 +114,20 @@ std::pair<config<Real>, result<Real>> run_config(
   });
 }
 
-/// `dpref linesearch run`: the result document of the config document `doc`.
+/// `dpref linesearch run`: the result document of the config document `doc`; `progress`
+/// receives a line every ~2 s of a long run (the CLI prints it on stderr).
 /// @spec LS.API ARCH.JSON
 template <real_scalar Real>
-io::json run_json(const io::document& doc,
-                  std::function<void(const std::string&)> progress = {}) {
+io::json run_json(const io::document& doc, std::function<void(const std::string&)> progress) {
   const auto [cfg, r] = run_config<Real>(doc, std::move(progress));
   return result_json(cfg, r);
+}
+
+/// The paper's entry point of spec/architecture.md ARCH.RUN (src/papers/papers.hpp).
+/// @spec LS.API ARCH.JSON
+template <real_scalar Real>
+io::json run_json(const io::document& doc) {
+  return run_json<Real>(doc, std::function<void(const std::string&)>{});
 }
 
 }  // namespace dpref::linesearch
