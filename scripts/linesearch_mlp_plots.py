@@ -30,14 +30,15 @@ def main() -> int:
             res = json.load(f)
         for run in res["runs"]:
             name = NAMES.get(run["algorithm"], run["algorithm"])
-            g = run["guarantee"]
-            label = f"{name} (eps={g['eps']:.2f} at delta={g['delta']:g})"
+            g = run["privacy"]["guarantee"]
+            label = f"{name} (eps={float(g['epsilon']):.2f} at delta={float(g['delta']):g})"
             if len(files) > 1:
                 label += f" [{os.path.basename(path)}]"
             style = "-" if run["algorithm"] == "blsgd" else "--"
-            it = [c["iteration"] for c in run["checkpoints"]]
-            axes[0].plot(it, [c["test_accuracy"] for c in run["checkpoints"]], style, label=label)
-            axes[1].plot(it, [c["objective"] for c in run["checkpoints"]], style, label=label)
+            checkpoints = run["non_private"]["checkpoints"]
+            it = [c["iteration"] for c in checkpoints]
+            axes[0].plot(it, [c["test_accuracy"] for c in checkpoints], style, label=label)
+            axes[1].plot(it, [c["objective"] for c in checkpoints], style, label=label)
             if run["algorithm"] == "blsgd" and run["steps"]:
                 steps = run["steps"]
                 axes[2].plot(range(1, len(steps) + 1), steps, ".", ms=2, alpha=0.4, label=label)
@@ -45,11 +46,12 @@ def main() -> int:
                 avg = [sum(steps[i : i + w]) / len(steps[i : i + w]) for i in range(0, len(steps), w)]
                 axes[2].plot([i + w / 2 for i in range(0, len(steps), w)], avg, "-", label=f"{name} mean of {w}")
             elif run["algorithm"] == "dpsgd":
-                axes[2].axhline(res["settings"]["sgd_eta"], ls="--", color="gray", label="DP-SGD eta")
+                axes[2].axhline(res["config"]["sgd_eta"], ls="--", color="gray", label="DP-SGD eta")
         if k == 0:
+            rho = ", ".join(f"{r['algorithm']} rho={r['rho_iter']:.4g}" for r in res["runs"])
             title = (
-                f"{res['data']}: {res['input_dimension']}-{res['hidden']}-10 MLP, "
-                f"q={res['settings']['q']:.4g}, rho_iter={res['settings']['rho_iter']:.4g}"
+                f"{res['data']}: {res['input_dimension']}-{res['config']['hidden']}-10 MLP, "
+                f"q={res['config']['q']:.4g}, {rho}"
             )
             fig.suptitle(title)
     axes[0].set_ylabel("test accuracy")

@@ -144,6 +144,20 @@ class flag_set {
     } else if constexpr (requires { def.rows(); }) {
       f->is_list = true;
       f->opt = cmd->add_option(f->flag, f->items, desc + " (comma-separated list)")->delimiter(',');
+    } else if constexpr (requires {
+                           typename F::value_type;
+                           def.has_value();
+                         }) {
+      // std::optional<T>: absent by default; a given value is read as a T (a list for vectors)
+      using T = typename F::value_type;
+      if constexpr (requires(const T& t) { t.rows(); } ||
+                    (requires(const T& t) { t.begin(); } && !std::is_same_v<T, std::string>)) {
+        f->is_list = true;
+        f->opt = cmd->add_option(f->flag, f->items, desc + " (comma-separated list; default: none)")
+                     ->delimiter(',');
+      } else {
+        f->opt = cmd->add_option(f->flag, f->text, desc + " (default: none)");
+      }
     } else {
       std::string shown;
       if constexpr (std::is_same_v<F, std::string>)

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "dpref/conformance/registry.hpp"
+#include "dpref/linesearch/run_json.hpp"
 
 namespace dpref::papers {
 
@@ -24,6 +25,7 @@ namespace dpref::papers {
 inline const std::vector<conformance::paper_runner>& runners() {
   static const std::vector<conformance::paper_runner> table = {
       // DPREF_PAPER_RUNNER("ev", ::dpref::ev),
+      DPREF_PAPER_RUNNER("linesearch", ::dpref::linesearch),
   };
   return table;
 }

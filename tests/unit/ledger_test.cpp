@@ -169,7 +169,7 @@ TEST(ACC_LEDGER_JSON, StrictReaderRefusesWhatWouldWeakenTheResult) {
              R"({"mechanism": "gaussian", "sensitivity": 1, "sigma": 1.1, "Count": 10000}]})");
       }),
       "events.json: /events/0 has unknown key \"Count\" for mechanism gaussian (valid keys: "
-      "analysis, count, label, mechanism, sampling, sensitivity, sigma)");
+      "analysis, count, joint, label, mechanism, sampling, sensitivity, sigma)");
   EXPECT_EQ(message_of([&] {
               read(head + R"({"mechanism": "gaussian", "sensitivity": 1, "sigma": 1.1}]})");
             }),

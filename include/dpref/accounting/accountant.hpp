@@ -258,10 +258,11 @@ event_part<Real> part_of(const event<Real>& e, const std::vector<Real>& orders) 
   event_part<Real> out;
   const bool is_approx = std::holds_alternative<approx_mechanism<Real>>(e.what);
   const bool pure_native = natively_pure(e.what);
+  const bool joint = !e.joint.empty();  // ACC.EVENT.JOINT: always composed in RDP
   bool as_pure = false;
   switch (e.how) {
     case analysis::automatic:
-      as_pure = pure_native;
+      as_pure = pure_native && !joint;
       break;
     case analysis::pure:
       chk.require(pure_epsilon_of<Real>(e.what).has_value(), "analysis",
@@ -299,7 +300,21 @@ event_part<Real> part_of(const event<Real>& e, const std::vector<Real>& orders) 
     return lifted;
   };
   rdp_curve<Real> c;
-  if (const auto* g = std::get_if<gaussian_mechanism<Real>>(&e.what); g && e.sampling) {
+  if (joint) {  // ACC.EVENT.JOINT: compose the parts on the sample, then amplify once
+    const auto composed = [&](const std::vector<Real>& o) {
+      event<Real> head = e;
+      head.joint.clear();
+      head.sampling.reset();
+      head.count = 1;
+      rdp_curve<Real> base = rdp_of(head, o);
+      for (const event<Real>& part : e.joint) {
+        const rdp_curve<Real> pc = rdp_of(part, o);
+        base = compose_rdp(base, part.count == 1 ? pc : compose_rdp_steps(pc, part.count));
+      }
+      return e.sampling ? poisson_subsampled_rdp_zw(base, e.sampling->rate) : base;
+    };
+    c = e.sampling ? on_integers(composed) : composed(orders);
+  } else if (const auto* g = std::get_if<gaussian_mechanism<Real>>(&e.what); g && e.sampling) {
     certifier<Real> cert;
     const Real s = cert.down(cert.in(g->sigma) / cert.in(g->sensitivity));  // smaller s: larger ε
     if (e.sampling->scheme == sampling_scheme::poisson) {
@@ -384,6 +399,10 @@ double to_double_directed(const Real& x, bool up) {
 template <real_scalar Real>
 std::optional<pld::mechanism> pld_of(const event<Real>& e, std::optional<approx_dp<Real>>& fixed,
                                      std::string& why) {
+  if (!e.joint.empty()) {  // ACC.EVENT.JOINT: no PLD of a composition on one sample
+    why = "has joint parts (use method rdp or best)";
+    return std::nullopt;
+  }
   const auto up = [](const Real& x) { return to_double_directed(x, true); };
   const auto down = [](const Real& x) { return to_double_directed(x, false); };
   // pure ε (after amplification by the event's subsampling) as binary randomized response, the

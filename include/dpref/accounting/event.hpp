@@ -32,6 +32,12 @@
 // (Poisson: Mironov–Talwar–Zhang; without replacement: Wang–Balle–Kasiviswanathan), the Laplace
 // and the sparse vector in RDP by the Zhu–Wang general bound (Poisson, analysis "rdp").
 // Other combinations are refused.
+// Joint parts (optional, ACC.EVENT.JOINT): further mechanisms (each a plain event with a count,
+// no sampling of its own) that read the SAME sample as the event's mechanism, e.g. a gradient
+// and the line searches of one mini-batch. The accountant composes their base RDP curves on the
+// sample (adaptive composition) and amplifies the composition once (Poisson: the Zhu–Wang general
+// bound; no sampling: the composition itself): amplifying each part separately would
+// under-count (linesearch LS.BATCH).
 #pragma once
 
 #include <array>
@@ -336,6 +342,9 @@ struct event {
   analysis how = analysis::automatic;
   long long count = 1;
   std::string label;  ///< where in the algorithm (free text, e.g. "ev Algorithm 2 step 1, k = 3")
+  /// Mechanisms run on the same sample as `what` (plain events: count, no sampling, no joint
+  /// parts, automatic analysis); empty for an ordinary event. @spec ACC.EVENT.JOINT
+  std::vector<event> joint;
 
   [[nodiscard]] std::string_view kind() const { return mechanism_name(what); }
 };
@@ -420,6 +429,30 @@ void validate(const event<Real>& e) {
         }
       },
       e.what);
+  for (std::size_t j = 0; j < e.joint.size(); ++j) {
+    const event<Real>& part = e.joint[j];
+    const std::string field = "joint[" + std::to_string(j) + "]";
+    c.require(!part.sampling, field + ".sampling", "absent (a joint part reads the event's sample)",
+              std::string("present"));
+    c.require(part.joint.empty(), field + ".joint", "empty (joint parts do not nest)",
+              part.joint.size());
+    c.require(part.how == analysis::automatic, field + ".analysis",
+              "automatic (joint parts are composed in RDP)",
+              std::string(io::enum_to_string(part.how)));
+    c.require(!std::holds_alternative<approx_mechanism<Real>>(part.what), field + ".mechanism",
+              "a mechanism with an RDP curve (not approx)", std::string("approx"));
+    validate(part);
+  }
+  if (!e.joint.empty()) {
+    c.require(e.how != analysis::pure, "analysis", "automatic or rdp for an event with joint parts",
+              std::string("pure"));
+    c.require(!std::holds_alternative<approx_mechanism<Real>>(e.what), "mechanism",
+              "a mechanism with an RDP curve (not approx) for an event with joint parts",
+              std::string("approx"));
+    c.require(!e.sampling || e.sampling->scheme == sampling_scheme::poisson, "sampling.scheme",
+              "poisson for an event with joint parts (Zhu–Wang bound)",
+              std::string("without_replacement"));
+  }
   if (e.sampling) {
     const auto& s = *e.sampling;
     const param_checker cs(std::string("event[") + std::string(e.kind()) + "].sampling");

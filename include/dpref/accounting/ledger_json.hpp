@@ -7,7 +7,8 @@
 //   event      {"mechanism": "<name>", <the mechanism's fields>,
 //               ["sampling": {"scheme": ..., "rate" | "sample_size" + "population",
 //                             "neighbouring": ...},]
-//               ["analysis": "pure" | "rdp",] "count": n, ["label": "..."]}
+//               ["analysis": "pure" | "rdp",] "count": n, ["label": "..."],
+//               ["joint": [event without sampling, ...]]}   (ACC.EVENT.JOINT)
 //   guarantee  {"epsilon": ε, "delta": δ, "method": "rdp"}
 // Reals are JSON numbers (double) or decimal strings with every digit (other precisions), and
 // are read from their decimal text at the reader's precision, so a ledger round-trips bit for
@@ -50,6 +51,11 @@ io::json event_value(const event<Real>& e) {
   if (e.how != analysis::automatic) out["analysis"] = std::string(io::enum_to_string(e.how));
   out["count"] = e.count;
   if (!e.label.empty()) out["label"] = e.label;
+  if (!e.joint.empty()) {
+    io::json parts = io::json::array();
+    for (const auto& part : e.joint) parts.push_back(event_value(part));
+    out["joint"] = std::move(parts);
+  }
   return out;
 }
 
@@ -82,7 +88,7 @@ event<Real> read_event(const io::node& n) {
   event<Real> e;
   const io::node mech = n.at("mechanism");
   e.what = detail::mechanism_named<Real>(mech.string(), mech);
-  std::set<std::string> known{"mechanism", "sampling", "analysis", "count", "label"};
+  std::set<std::string> known{"mechanism", "sampling", "analysis", "count", "label", "joint"};
   std::visit(
       [&](auto& m) {
         m.fields([&](std::string_view key, auto& field, std::string_view = {}) {
@@ -108,6 +114,8 @@ event<Real> read_event(const io::node& n) {
     io::read_fields(*s, sub);
     e.sampling = sub;
   }
+  if (const auto j = n.find("joint"))  // ACC.EVENT.JOINT: plain events on the same sample
+    for (const io::node& part : j->elements(10000)) e.joint.push_back(read_event<Real>(part));
   validate(e);
   return e;
 }

@@ -12,6 +12,7 @@
 #include <Eigen/SparseCore>
 #include <charconv>
 #include <cstdint>
+#include <cstdlib>
 #include <algorithm>
 #include <fstream>
 #include <istream>
@@ -79,6 +80,8 @@ bool parse_real(std::string_view s, Real& out) {
   if (ec != std::errc() || ptr != end || !std::isfinite(d)) return false;
   if constexpr (std::is_same_v<Real, double>) {
     out = d;
+  } else if constexpr (std::is_same_v<Real, long double>) {
+    out = std::strtold(std::string(s).c_str(), nullptr);  // correctly rounded (glibc)
   } else {
     out = Real(std::string(s));
   }

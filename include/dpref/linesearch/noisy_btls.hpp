@@ -18,12 +18,18 @@
 #pragma once
 
 #include <algorithm>
+#include <array>
+#include <cmath>
 #include <cstddef>
+#include <string_view>
 #include <utility>
 #include <vector>
 
+#include "dpref/accounting/certified.hpp"
+#include "dpref/accounting/event.hpp"
 #include "dpref/error.hpp"
 #include "dpref/mechanisms/above_threshold.hpp"
+#include "dpref/params.hpp"
 #include "dpref/random/philox_stream.hpp"
 #include "dpref/scalar.hpp"
 
@@ -31,23 +37,36 @@ namespace dpref::linesearch {
 
 /// Noise family of NOISYBTLS.
 enum class btls_noise { laplace, gaussian };
+constexpr auto enum_names(btls_noise) {
+  return std::array{std::pair{btls_noise::laplace, std::string_view("laplace")},
+                    std::pair{btls_noise::gaussian, std::string_view("gaussian")}};
+}
 
 /// Hyper-parameters of Algorithm 1 (defaults of linesearch §5.4; max_it is not given in the
 /// paper, dpref uses 20: β^20 = 0.0115 covers two decades of step sizes).
 template <real_scalar Real>
-struct btls_settings {
+struct btls_params {
   Real alpha = Real(1) / 2;  ///< Armijo α ∈ (0, 1)
   Real beta = Real(4) / 5;   ///< backtracking factor β ∈ (0, 1)
   long max_it = 20;          ///< maximum number of queries >= 1
   btls_noise noise = btls_noise::laplace;
   bool fallback_min_step = false;  ///< return β^max_it·η0 instead of 0 (linesearch §5.7)
 
-  /// @throws std::domain_error naming the invalid field
+  template <class V>
+  void fields(V&& v) {
+    v("alpha", alpha, "Armijo α in (0, 1)");
+    v("beta", beta, "backtracking factor β in (0, 1)");
+    v("max_it", max_it, "queries per call in [1, 1000]");
+    v("noise", noise, "laplace or gaussian");
+    v("fallback_min_step", fallback_min_step, "return β^max_it·η0 instead of 0 (§5.7)");
+  }
+  /// @throws invalid_parameter "linesearch::btls_params.<field> must be ..., got ..."
   void validate() const {
-    constexpr const char* fn = "dpref::linesearch::btls_settings";
-    if (!(alpha > Real(0)) || !(alpha < Real(1))) fail_domain(fn, "alpha", "in (0, 1)", alpha);
-    if (!(beta > Real(0)) || !(beta < Real(1))) fail_domain(fn, "beta", "in (0, 1)", beta);
-    if (max_it < 1) fail_domain(fn, "max_it", ">= 1", max_it);
+    const param_checker c("linesearch::btls_params");
+    c.require(is_finite_value(alpha) && alpha > Real(0) && alpha < Real(1), "alpha", "in (0, 1)",
+              alpha);
+    c.require(is_finite_value(beta) && beta > Real(0) && beta < Real(1), "beta", "in (0, 1)", beta);
+    c.at_least<long>("max_it", max_it, 1, 1000);
   }
 };
 
@@ -59,30 +78,57 @@ struct btls_outcome {
   std::size_t queries = 0;  ///< queries evaluated (1..max_it)
 };
 
-/// Noise scales (threshold, query) of Algorithm 1 steps 3–4, 8: Laplace (Δ/ε1, Δ/ε2) =
-/// (2Δ/ε_BT, 4Δ/ε_BT); Gaussian standard deviations (Δσ1, Δσ2) with budget ρ.
+/// Noise scales (threshold, query) of Algorithm 1 steps 3–4, 8, rounded UP (a larger scale only
+/// strengthens the guarantee, ACC.CERT.UP): Laplace (Δ/ε1, Δ/ε2) = (2Δ/ε_BT, 4Δ/ε_BT) (Theorem 1,
+/// Lemma 5); Gaussian standard deviations (Δσ1, Δσ2), σ1² = 3/(2ρ), σ2² = 3/ρ (step 3).
 /// @param budget ε_BT (Laplace) or ρ (Gaussian) > 0 @param sensitivity Δ_q > 0
 /// @spec LS.ALG1
 template <real_scalar Real>
 std::pair<Real, Real> btls_scales(btls_noise noise, const Real& budget, const Real& sensitivity) {
-  return noise == btls_noise::laplace
-             ? mechanisms::above_threshold_laplace_scales(sensitivity, budget)
-             : mechanisms::above_threshold_gaussian_scales(sensitivity, budget);
+  require_positive("dpref::linesearch::btls_scales", "budget", budget);
+  require_positive("dpref::linesearch::btls_scales", "sensitivity", sensitivity);
+  accounting::certifier<Real> c;
+  const accounting::work_real d = c.in(sensitivity), b = c.in(budget);
+  using std::sqrt;
+  if (noise == btls_noise::laplace) return {c.up(2 * d / b), c.up(4 * d / b)};
+  return {c.up(d * sqrt(3 / (2 * b))), c.up(d * sqrt(3 / b))};
+}
+
+/// The ledger event of one NOISYBTLS call: the sparse-vector mechanism with the scales of
+/// btls_scales, the query sensitivity Δ_q = C_obj (Theorem 1 with objective clipping, LS-E2),
+/// at most max_it queries and the PROVEN bound (errata LS-E1: the ledger is always sound).
+/// @spec LS.ALG1 LS.LEDGER
+template <real_scalar Real>
+accounting::sparse_vector_mechanism<Real> btls_event(btls_noise noise, const Real& budget,
+                                                     const Real& sensitivity, long max_it) {
+  const auto [b1, b2] = btls_scales(noise, budget, sensitivity);
+  accounting::sparse_vector_mechanism<Real> m;
+  m.noise = noise == btls_noise::laplace ? accounting::svt_noise::laplace
+                                         : accounting::svt_noise::gaussian;
+  m.sensitivity = sensitivity;
+  m.threshold_scale = b1;
+  m.query_scale = b2;
+  m.max_queries = max_it;
+  m.bound = accounting::svt_bound::proven;
+  return m;
 }
 
 /// Algorithm 1 on a query callable q(η) = f(w; D) − αη‖g‖² − f(w − ηg; D) (step 7), evaluated
-/// lazily for η = η0, βη0, β²η0, … .
+/// lazily for η = η0, βη0, β²η0, …, with the noise of the ledger event `m` (its threshold and
+/// query scales and noise family: what is drawn is what is charged).
 /// @param s bit stream (one draw for T̂ and one per evaluated query)
 /// @param query callable Real η -> Real q(η) @param eta0 η0 > 0
-/// @param budget ε_BT (Laplace) or ρ_BT (Gaussian) > 0 @param sensitivity Δ_q > 0 (Theorem 1)
-/// @throws std::domain_error for invalid arguments
+/// @param m the sparse-vector event of this call (btls_event) @param cfg α, β, max_it, fallback
+/// @throws std::domain_error / invalid_parameter for invalid arguments
 /// @spec LS.ALG1
 template <real_scalar Real, class Query>
-btls_outcome<Real> noisy_btls(philox_stream& s, Query&& query, const Real& eta0, const Real& budget,
-                              const Real& sensitivity, const btls_settings<Real>& cfg) {
+btls_outcome<Real> noisy_btls(philox_stream& s, Query&& query, const Real& eta0,
+                              const accounting::sparse_vector_mechanism<Real>& m,
+                              const btls_params<Real>& cfg) {
   cfg.validate();
   require_positive("dpref::linesearch::noisy_btls", "eta0", eta0);
-  const auto [b1, b2] = btls_scales(cfg.noise, budget, sensitivity);
+  if (m.max_queries != cfg.max_it)
+    fail_domain("dpref::linesearch::noisy_btls", "event.max_queries", "== max_it", m.max_queries);
   Real eta = eta0;
   std::size_t evaluated = 0;
   const auto q_at = [&](std::size_t i) {
@@ -92,9 +138,9 @@ btls_outcome<Real> noisy_btls(philox_stream& s, Query&& query, const Real& eta0,
   };
   const auto r = mechanisms::above_threshold<Real>(
       s, q_at, static_cast<std::size_t>(cfg.max_it), Real(0),
-      cfg.noise == btls_noise::laplace ? mechanisms::svt_noise::laplace
-                                       : mechanisms::svt_noise::gaussian,
-      b1, b2);
+      m.noise == accounting::svt_noise::laplace ? mechanisms::svt_noise::laplace
+                                                : mechanisms::svt_noise::gaussian,
+      m.threshold_scale, m.query_scale);
   btls_outcome<Real> out;
   out.queries = evaluated;
   if (r.found) {
@@ -106,6 +152,17 @@ btls_outcome<Real> noisy_btls(philox_stream& s, Query&& query, const Real& eta0,
   return out;
 }
 
+/// Algorithm 1 with the budget ε_BT (Laplace) or ρ_BT (Gaussian) and the query sensitivity
+/// Δ_q (Theorem 1): noisy_btls with btls_event(cfg.noise, budget, sensitivity, cfg.max_it).
+/// @spec LS.ALG1
+template <real_scalar Real, class Query>
+btls_outcome<Real> noisy_btls(philox_stream& s, Query&& query, const Real& eta0, const Real& budget,
+                              const Real& sensitivity, const btls_params<Real>& cfg) {
+  cfg.validate();
+  return noisy_btls(s, std::forward<Query>(query), eta0,
+                    btls_event(cfg.noise, budget, sensitivity, cfg.max_it), cfg);
+}
+
 /// Intelligent backtracking (linesearch §4.2): Ω collects the selected step sizes; after every
 /// τ iterations η0 ← min(ς·max Ω, η0_init) and Ω ← ∅ (Ω empty: η0 unchanged). dpref caps by the
 /// INITIAL η0 (as the DP-AGD code the paper builds on caps by its initial maximum step): with the
@@ -115,7 +172,7 @@ template <real_scalar Real>
 class step_memory {
  public:
   /// @param eta0 initial η0 > 0 @param tau τ >= 1 @param varsigma ς > 1
-  step_memory(const Real& eta0, long tau, const Real& varsigma)
+  step_memory(const Real& eta0, long long tau, const Real& varsigma)
       : init_(eta0), eta0_(eta0), tau_(tau), varsigma_(varsigma) {
     require_positive("dpref::linesearch::step_memory", "eta0", eta0);
     if (tau < 1) fail_domain("dpref::linesearch::step_memory", "tau", ">= 1", tau);
@@ -134,9 +191,9 @@ class step_memory {
 
  private:
   Real init_, eta0_;
-  long tau_;
+  long long tau_;
   Real varsigma_;
-  long count_ = 0;
+  long long count_ = 0;
   std::vector<Real> omega_;
 };
 

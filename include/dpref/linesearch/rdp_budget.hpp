@@ -20,15 +20,20 @@
 namespace dpref::linesearch {
 
 /// ε_tot(α) = ε − log((α−1)/α) + (log δ + log α)/(α−1) (the Balle 2020 rule of rdp_to_dp
-/// solved for ε(α)), shrunk by a relative 2^-(digits−8) so that the certified conversion of any
-/// spent(α) <= ε_tot(α) rounds to <= ε; rounded down and clamped at 0.
+/// solved for ε(α)), shrunk by a relative 2^-(digits−shrink_bits) so that the certified
+/// conversion of any spent(α) <= ε_tot(α) rounds to <= ε (the ledger filter of run_ledger.hpp
+/// uses 24 bits: it also covers the rounding of a running sum); rounded down, clamped at 0.
 /// @param eps target ε > 0 @param delta target δ ∈ (0, 1) @param orders orders > 1, increasing
+/// @param shrink_bits the relative shrink is 2^-(digits − shrink_bits), shrink_bits in [8, 40]
 /// @return curve on `orders` @throws std::domain_error for invalid input or when ε_tot(α) = 0
 /// at every order (ε not attainable at δ on this grid)
 /// @spec LS.BUDGET
 template <real_scalar Real>
 accounting::rdp_curve<Real> rdp_budget_for_dp(const Real& eps, const Real& delta,
-                                              const std::vector<Real>& orders) {
+                                              const std::vector<Real>& orders,
+                                              int shrink_bits = 8) {
+  if (shrink_bits < 8 || shrink_bits > 40)
+    fail_domain("rdp_budget_for_dp", "shrink_bits", "in [8, 40]", shrink_bits);
   accounting::require_epsilon("rdp_budget_for_dp", "eps", eps);
   accounting::require_delta("rdp_budget_for_dp", "delta", delta);
   if (!(delta > Real(0))) fail_domain("rdp_budget_for_dp", "delta", "> 0", delta);
@@ -37,7 +42,8 @@ accounting::rdp_curve<Real> rdp_budget_for_dp(const Real& eps, const Real& delta
   const int digits = std::numeric_limits<Real>::digits > 0 ? std::numeric_limits<Real>::digits
                                                            : static_cast<int>(c.bits());
   const accounting::work_real e =
-      c.in(eps) * (1 - accounting::detail::w_ldexp(accounting::work_real(1), -(digits - 8)));
+      c.in(eps) *
+      (1 - accounting::detail::w_ldexp(accounting::work_real(1), -(digits - shrink_bits)));
   const accounting::work_real ld = log(c.in(delta));
   accounting::rdp_curve<Real> out{orders, {}};
   for (const Real& a : orders) {

@@ -12,7 +12,7 @@
 #include "dpref/linesearch/linesearch.hpp"
 #include "dpref/linesearch/rdp_budget.hpp"
 #include "dpref/random/uniform.hpp"
-#include "support/synthetic_erm.hpp"
+#include "synthetic_erm.hpp"
 
 namespace {
 
@@ -141,7 +141,7 @@ TEST(LS_ALG1, ScalesAreTheorem1AndStep3) {
 TEST(LS_ALG1, NearlyNoiselessSearchReturnsFirstArmijoStep) {
   // q(η) >= 0 iff η <= 0.3: with ε_BT = 1e9 the noise is ~1e-9, so η = β^k η0 with the first
   // k such that η0 β^k <= 0.3, i.e. 1 * 0.8^6 = 0.262.
-  ls::btls_settings<double> cfg;
+  ls::btls_params<double> cfg;
   philox_stream s(3);
   const auto q = [](double eta) { return 0.3 - eta; };
   const auto r = ls::noisy_btls(s, q, 1.0, 1e9, 1.0, cfg);
@@ -167,7 +167,7 @@ TEST(LS_ALG1, NearlyNoiselessSearchReturnsFirstArmijoStep) {
 }
 
 TEST(LS_ALG1, RejectsInvalidSettings) {
-  ls::btls_settings<double> cfg;
+  ls::btls_params<double> cfg;
   philox_stream s(1);
   const auto q = [](double) { return 0.0; };
   cfg.alpha = 1.0;
@@ -249,9 +249,24 @@ TEST(LS_BATCH, JointAmplificationExceedsSumOfParts) {
 
 ls::params<double> small_params(double eps) {
   ls::params<double> p;
-  p.eps = eps;
+  p.epsilon = eps;
   p.max_order = 64;
   return p;
+}
+
+// Calls recorded in a ledger: NOISYBTLS calls are sparse-vector events (or joint parts),
+// gradients are Gaussian events (or joint parts), each weighted by its event's count.
+std::pair<long long, long long> ledger_calls(const acc::ledger<double>& l) {
+  long long grads = 0, searches = 0;
+  const auto tally = [&](const acc::event<double>& e, long long count) {
+    if (e.kind() == "gaussian") grads += count;
+    if (e.kind() == "sparse_vector") searches += count;
+  };
+  for (const auto& e : l.events()) {
+    tally(e, e.count);
+    for (const auto& part : e.joint) tally(part, e.count * part.count);
+  }
+  return {grads, searches};
 }
 
 TEST(LS_PARAMS, DefaultsAreSection54) {
@@ -261,8 +276,8 @@ TEST(LS_PARAMS, DefaultsAreSection54) {
   EXPECT_EQ(p.C_grad, 3);
   EXPECT_EQ(p.C_obj, 1);
   EXPECT_EQ(p.xi, 0.3);
-  EXPECT_EQ(p.btls.alpha, 0.5);
-  EXPECT_EQ(p.btls.beta, 0.8);
+  EXPECT_EQ(p.alpha, 0.5);
+  EXPECT_EQ(p.beta, 0.8);
   EXPECT_EQ(p.tau, 10);
   EXPECT_EQ(p.varsigma, 1.2);
   EXPECT_EQ(p.phi_max, 1.1);
@@ -272,6 +287,7 @@ TEST(LS_PARAMS, DefaultsAreSection54) {
   EXPECT_EQ(p.eps_iter_divisor, 100);
   EXPECT_EQ(p.max_order, 500);
   EXPECT_EQ(p.svt_bound, acc::svt_bound::proven);
+  EXPECT_EQ(p.batch_accounting, ls::batch_accounting::joint);
   ls::params<double> bad = p;
   bad.phi_max = 1.0;
   EXPECT_THROW(bad.validate(), std::domain_error);
@@ -286,35 +302,35 @@ TEST(LS_PARAMS, DefaultsAreSection54) {
 TEST(LS_ALG2, RunWithinBudgetDeterministicAndLedgered) {
   const auto P = synthetic<double>(2000, 5, 11);
   const auto p = small_params(1.0);
-  const auto r = ls::dp_blsgd(P, p, philox_stream(5));
-  EXPECT_EQ(r.status, ls::run_status::budget_exhausted);
-  EXPECT_LE(r.guarantee.eps, 1.0);
-  EXPECT_GT(r.guarantee.eps, 0.9);  // the budget is used up
+  const auto r = ls::run(P, p, philox_stream(5));
+  EXPECT_EQ(r.status, status::budget_exhausted);
+  EXPECT_LE(r.privacy.guarantee.epsilon, 1.0);
+  EXPECT_GT(r.privacy.guarantee.epsilon, 0.9);  // the budget is used up
+  EXPECT_TRUE(r.privacy.budget_met);
   EXPECT_GT(r.calls.updates, 10);
   // Sanity of the optimisation at a weak privacy level (ε = 20): the objective decreases.
-  const auto weak = ls::dp_blsgd(P, small_params(20.0), philox_stream(5));
+  const auto weak = ls::run(P, small_params(20.0), philox_stream(5));
   EXPECT_LT(P.value(weak.w), P.value(vector<double>::Zero(5)) - 0.05);
-  // Ledger: every call, merged by kind and budget; its RDP total converts within the target.
-  long long grads = 0, lss = 0;
-  for (const auto& e : r.ledger.events()) {
-    if (e.kind == "noisy_btls") lss += e.count;
-    if (e.kind == "gaussian_gradient" || e.kind == "cheb_gradient") grads += e.count;
-  }
+  // Ledger: every call, merged; its total is the reported guarantee, bit for bit.
+  const auto [grads, lss] = ledger_calls(r.privacy.ledger);
   EXPECT_EQ(lss, r.calls.line_searches);
   EXPECT_EQ(grads, r.calls.gradients);
-  EXPECT_LE(r.ledger.total(1e-8).eps, 1.0);
-  // The ledger composes to the accountant's spent curve (both modes).
-  for (const auto mode : {ls::batch_accounting::joint, ls::batch_accounting::per_call}) {
-    const auto rm = ls::dp_blsgd(P, p, philox_stream(5), mode);
-    const auto tot = rm.ledger.total_rdp();
-    ASSERT_TRUE(tot.has_value());
-    for (std::size_t i = 0; i < rm.spent.eps.size(); ++i)
-      EXPECT_NEAR(tot->eps[i], rm.spent.eps[i], 1e-9 * rm.spent.eps[i]);
-  }
+  EXPECT_EQ(r.privacy.ledger.total().epsilon, r.privacy.guarantee.epsilon);
+  EXPECT_EQ(r.privacy.ledger.total().delta, r.privacy.guarantee.delta);
+  // §4.3's per-call rule (a paper mode, allow_over_budget): the ledger still holds the sound
+  // joint events and its total is the guarantee; the paper's own number is not above it.
+  auto pc = p;
+  pc.batch_accounting = ls::batch_accounting::per_call;
+  pc.allow_over_budget = true;
+  const auto rm = ls::run(P, pc, philox_stream(5));
+  EXPECT_EQ(rm.privacy.ledger.total().epsilon, rm.privacy.guarantee.epsilon);
+  ASSERT_TRUE(rm.diagnostics.claim.has_value());
+  EXPECT_LE(rm.diagnostics.claim->guarantee.eps, 1.0);  // within budget by §4.3's rule
+  EXPECT_EQ(rm.privacy.budget_met, !(rm.privacy.guarantee.epsilon > 1.0));
   // Same seed, same run; another seed, another run.
-  const auto r2 = ls::dp_blsgd(P, p, philox_stream(5));
+  const auto r2 = ls::run(P, p, philox_stream(5));
   EXPECT_EQ(r.w, r2.w);
-  const auto r3 = ls::dp_blsgd(P, p, philox_stream(6));
+  const auto r3 = ls::run(P, p, philox_stream(6));
   EXPECT_NE(r.w, r3.w);
 }
 
@@ -322,76 +338,97 @@ TEST(LS_ALG3, StrategiesAndAdaptiveClipping) {
   const auto P = synthetic<double>(600, 4, 12);
   auto p = small_params(0.5);
   p.strategy = ls::budget_strategy::none;
-  const auto none = ls::dp_blsgd(P, p, philox_stream(8));
+  const auto none = ls::run(P, p, philox_stream(8));
   const double eps_iter = 0.5 / 100;
-  EXPECT_EQ(none.final_rho_grad, eps_iter * eps_iter / 2);  // "no": never increased
-  EXPECT_EQ(none.final_ls_budget, eps_iter);
+  EXPECT_EQ(*none.final_rho_grad, eps_iter * eps_iter / 2);  // "no": never increased
+  EXPECT_EQ(*none.final_ls_budget, eps_iter);
   EXPECT_GT(none.calls.cheb, 0);
   p.strategy = ls::budget_strategy::must;
-  const auto must = ls::dp_blsgd(P, p, philox_stream(8));
+  const auto must = ls::run(P, p, philox_stream(8));
   ASSERT_GT(must.calls.cheb, 0);
-  EXPECT_NEAR(must.final_rho_grad, eps_iter * eps_iter / 2 * std::pow(1.3, double(must.calls.cheb)),
-              1e-12 * must.final_rho_grad);
-  EXPECT_NEAR(must.final_ls_budget, eps_iter * std::pow(1.3, double(must.calls.cheb)),
-              1e-12 * must.final_ls_budget);
-  EXPECT_EQ(must.final_C_grad, 3.0);  // no AC
-  p.adaptive_clipping = true;
-  const auto ac = ls::dp_blsgd(P, p, philox_stream(8));
-  EXPECT_LT(ac.final_C_grad, 3.0);  // (9): decreased at least once
-  const double k = std::log(ac.final_C_grad / 3.0) / std::log(0.95);
+  EXPECT_NEAR(*must.final_rho_grad,
+              eps_iter * eps_iter / 2 * std::pow(1.3, double(must.calls.cheb)),
+              1e-12 * *must.final_rho_grad);
+  EXPECT_NEAR(*must.final_ls_budget, eps_iter * std::pow(1.3, double(must.calls.cheb)),
+              1e-12 * *must.final_ls_budget);
+  EXPECT_EQ(*must.final_C_grad, 3.0);  // no AC
+  p.algorithm = ls::algorithm::blsgd_ac;
+  const auto ac = ls::run(P, p, philox_stream(8));
+  EXPECT_LT(*ac.final_C_grad, 3.0);  // (9): decreased at least once
+  const double k = std::log(*ac.final_C_grad / 3.0) / std::log(0.95);
   EXPECT_NEAR(k, std::round(k), 1e-9);
   EXPECT_LE(std::round(k), double(ac.calls.iterations));  // at most once per SGD update
-  for (const auto* r : {&none, &must, &ac}) EXPECT_LE(r->guarantee.eps, 0.5);
+  for (const auto* r : {&none, &must, &ac}) EXPECT_LE(r->privacy.guarantee.epsilon, 0.5);
 }
 
 TEST(LS_BLGD, FullBatchGradAvg) {
   const auto P = synthetic<double>(1500, 4, 13);
   auto p = small_params(5.0);
-  p.q = 1;
-  p.increase = ls::budget_increase::gradavg;
-  const auto r = ls::dp_blsgd(P, p, philox_stream(9));
-  EXPECT_LE(r.guarantee.eps, 5.0);
+  p.algorithm = ls::algorithm::blgd;
+  const auto r = ls::run(P, p, philox_stream(9));
+  EXPECT_LE(r.privacy.guarantee.epsilon, 5.0);
   EXPECT_GT(r.calls.updates, 0);
   EXPECT_EQ(r.calls.cheb, 0);
   EXPECT_LT(P.value(r.w), P.value(vector<double>::Zero(4)));
+  // full batch: no event is subsampled
+  for (const auto& e : r.privacy.ledger.events()) EXPECT_FALSE(e.sampling.has_value());
 }
 
 TEST(LS_THM4, GaussianVersionAndPaperBoundRun) {
   const auto P = synthetic<double>(1000, 3, 14);
   auto p = small_params(1.0);
-  p.btls.noise = ls::btls_noise::gaussian;
-  const auto g = ls::dp_blsgd(P, p, philox_stream(10));
-  EXPECT_LE(g.guarantee.eps, 1.0);
+  p.noise = ls::btls_noise::gaussian;
+  const auto g = ls::run(P, p, philox_stream(10));
+  EXPECT_LE(g.privacy.guarantee.epsilon, 1.0);
   p.svt_bound = acc::svt_bound::paper_eq4_5;
-  const auto pp = ls::dp_blsgd(P, p, philox_stream(10), ls::batch_accounting::per_call);
-  EXPECT_LE(pp.guarantee.eps, 1.0);
-  // The printed accounting (Theorem 3, separate amplification) buys more calls.
+  p.batch_accounting = ls::batch_accounting::per_call;
+  EXPECT_THROW(ls::run(P, p, philox_stream(10)), std::domain_error);  // needs allow_over_budget
+  p.allow_over_budget = true;
+  const auto pp = ls::run(P, p, philox_stream(10));
+  ASSERT_TRUE(pp.diagnostics.claim.has_value());
+  EXPECT_LE(pp.diagnostics.claim->guarantee.eps, 1.0);  // within budget by the paper's rules
+  // The printed accounting (Theorem 3, separate amplification) buys at least as many calls ...
   EXPECT_GE(pp.calls.line_searches + pp.calls.gradients, g.calls.line_searches + g.calls.gradients);
+  // ... which the proven, joint accounting of the ledger prices above the request.
+  EXPECT_GT(pp.privacy.guarantee.epsilon, 1.0);
+  EXPECT_FALSE(pp.privacy.budget_met);
 }
 
 // ------------------------------------------------------------------------------ baselines
 
 TEST(LS_DPSGD, NoiseMultiplierIsSmallestCertified) {
-  ls::dp_sgd_params<double> p;
-  p.eps = 1;  // orders <= 64 cannot certify ε = 0.2 at δ = 1e-8 (log(1/δ)/63 = 0.29)
+  ls::params<double> p;
+  p.algorithm = ls::algorithm::dpsgd;
+  p.epsilon = 1;  // orders <= 64 cannot certify ε = 0.2 at δ = 1e-8 (log(1/δ)/63 = 0.29)
   p.max_order = 64;
-  p.T = 30;
-  const double s = ls::dp_sgd_noise_multiplier(p);
+  p.iterations = 30;
+  const double s = ls::dp_sgd_sigma(p) / p.C_grad;
   const auto orders = acc::integer_orders<double>(2, 64);
   const auto eps_of = [&](double m) {
     return acc::rdp_to_dp(
-               acc::compose_rdp_steps(acc::poisson_subsampled_gaussian_rdp(p.q, m, orders), p.T),
+               acc::compose_rdp_steps(acc::poisson_subsampled_gaussian_rdp(p.q, m, orders),
+                                      p.iterations),
                p.delta)
         .guarantee.eps;
   };
-  EXPECT_LE(eps_of(s), p.eps);
-  EXPECT_GT(eps_of(s * (1 - 1e-6)), p.eps);
+  EXPECT_LE(eps_of(s), p.epsilon);
+  EXPECT_GT(eps_of(s * (1 - 1e-6)), p.epsilon);
   const auto P = synthetic<double>(1000, 3, 15);
-  const auto r = ls::dp_sgd(P, p, philox_stream(1));
-  EXPECT_LE(r.guarantee.eps, p.eps);
+  const auto r = ls::run(P, p, philox_stream(1));
+  EXPECT_LE(r.privacy.guarantee.epsilon, p.epsilon);
+  EXPECT_EQ(r.status, status::completed);
   EXPECT_EQ(r.calls.updates, 30);
-  ASSERT_EQ(r.ledger.events().size(), 1u);
-  EXPECT_EQ(r.ledger.events()[0].count, 30);
+  ASSERT_EQ(r.privacy.ledger.events().size(), 1u);
+  EXPECT_EQ(r.privacy.ledger.events()[0].count, 30);
+  EXPECT_NEAR(*r.noise_multiplier, s, 1e-12 * s);
+  // An explicit noise multiplier below the calibrated one is refused before any release ...
+  p.noise_multiplier = 0.5 * s;
+  EXPECT_THROW(ls::run(P, p, philox_stream(1)), acc::budget_exceeded);
+  // ... unless the caller asks for an over-budget run, which then says so.
+  p.allow_over_budget = true;
+  const auto over = ls::run(P, p, philox_stream(1));
+  EXPECT_FALSE(over.privacy.budget_met);
+  EXPECT_GT(over.privacy.guarantee.epsilon, p.epsilon);
 }
 
 TEST(LS_DPAGD, NoisyMinSignAndIndex) {
@@ -400,11 +437,12 @@ TEST(LS_DPAGD, NoisyMinSignAndIndex) {
   const std::vector<double> sc{5.0, 3.0, 1.0, 4.0};
   EXPECT_EQ(ls::noisy_min(s, sc, 1e-12), 2u);
   const auto P = synthetic<double>(1500, 4, 16);
-  ls::dp_agd_params<double> p;
-  p.eps = 1.0;
+  ls::params<double> p;
+  p.algorithm = ls::algorithm::dpagd;
+  p.epsilon = 1.0;
   p.max_order = 64;
-  const auto r = ls::dp_agd(P, p, philox_stream(3));
-  EXPECT_LE(r.guarantee.eps, 1.0);
+  const auto r = ls::run(P, p, philox_stream(3));
+  EXPECT_LE(r.privacy.guarantee.epsilon, 1.0);
   EXPECT_GT(r.calls.updates, 0);
   for (const double a : r.steps) {  // every step is a grid point k·α_max/20, k >= 1
     EXPECT_GT(a, 0.0);
@@ -424,34 +462,65 @@ TEST(LS_NONPRIVATE, NewtonSolvesAndMajority) {
   tr << 1, 1, -1, 1;
   te << 1, -1, -1;
   EXPECT_NEAR(ls::majority_accuracy(tr, te), 1.0 / 3, 1e-15);
+  // Through run(): no guarantee is claimed, the output is a labelled diagnostic.
+  ls::params<double> p;
+  p.algorithm = ls::algorithm::nonprivate;
+  const auto r = ls::run(P, p, philox_stream(1));
+  EXPECT_FALSE(r.privacy.is_private);
+  EXPECT_EQ(r.status, status::converged);
+  EXPECT_EQ(r.w.size(), 0);
+  EXPECT_LT((*r.diagnostics.minimiser - w).norm(), 1e-12);
+  p.algorithm = ls::algorithm::majority;
+  const auto m = ls::run(P, p, philox_stream(1));
+  EXPECT_FALSE(m.privacy.is_private);
+  EXPECT_EQ(*m.diagnostics.majority_class, ls::majority_class(P.labels()));
 }
 
 TEST(LS_OUTPERT, NoiseScaleAndGuarantee) {
   const auto P = synthetic<double>(400, 3, 18);
   const double R = std::sqrt(3.0);
-  const auto r = ls::output_perturbation(P, 1e6, R, philox_stream(4));
-  EXPECT_EQ(r.guarantee.eps, 1e6);
+  ls::params<double> p;
+  p.epsilon = 1e6;
+  const auto r = ls::output_perturbation(P, p, R, philox_stream(4));
+  EXPECT_LE(r.privacy.guarantee.epsilon, 1e6);  // the calibrated scale certifies the request
+  EXPECT_GT(r.privacy.guarantee.epsilon, 1e6 * (1 - 1e-12));
   EXPECT_LT((r.w - ls::non_private(P)).norm(), 1e-3);  // scale 2R/(nμε) = 8.7e-6
-  const auto& e = r.ledger.events().at(0);
-  EXPECT_NEAR(e.params.at(0).second, 2 * R / (400 * 1e-3 * 1e6), 1e-18);
-  EXPECT_THROW(ls::output_perturbation(P, 1.0, 0.5, philox_stream(4)), std::domain_error);
+  EXPECT_NEAR(*r.noise_scale, 2 * R / (400 * 1e-3 * 1e6), 1e-18);
+  const auto& e = r.privacy.ledger.events().at(0);
+  EXPECT_EQ(std::get<acc::vector_laplace_mechanism<double>>(e.what).scale, *r.noise_scale);
+  // The public bound R is enforced on the data: rows beyond R are scaled into the R-ball before
+  // the private solve (a data-independent rule), so the release equals the one on the projected
+  // data.
+  p.epsilon = 1.0;
+  matrix<double> X = P.features();
+  for (Eigen::Index i = 0; i < X.cols(); ++i)
+    if (X.col(i).norm() > 0.5) X.col(i) *= 0.5 / X.col(i).norm();
+  const linear_erm<double> Pr(X, P.labels(), P.loss(), P.mu());
+  EXPECT_LT((ls::output_perturbation(P, p, 0.5, philox_stream(4)).w -
+             ls::output_perturbation(Pr, p, 0.5, philox_stream(4)).w)
+                .norm(),
+            1e-12);
   const auto H = synthetic<double>(50, 3, 18, margin_loss<double>::hinge());
-  EXPECT_THROW(ls::output_perturbation(H, 1.0, R, philox_stream(4)), std::domain_error);
+  EXPECT_THROW(ls::output_perturbation(H, p, R, philox_stream(4)), std::domain_error);
 }
 
 TEST(LS_OBJPERT, SlackAndGuarantee) {
   const auto P = synthetic<double>(400, 3, 19);
   const double R = std::sqrt(3.0);
-  const auto big = ls::objective_perturbation(P, 1e4, R, philox_stream(5));
+  ls::params<double> p;
+  p.epsilon = 1e4;
+  const auto big = ls::objective_perturbation(P, p, R, philox_stream(5));
   EXPECT_LT((big.w - ls::non_private(P)).norm(), 1e-2);
   // ε′ = ε − log(1 + 2c/(nΛ′) + (c/(nΛ′))²) > 0 here, so Δ = 0.
-  EXPECT_EQ(big.ledger.events().at(0).params.at(1).second, 0.0);
+  EXPECT_EQ(ls::objective_perturbation_constants(1e4, 0.25, 400, 1e-3, R).second, 0.0);
   // Small ε: ε′ <= 0, then Δ = c/(n(e^{ε/4} − 1)) − Λ′ and ε′ = ε/2.
-  const auto small = ls::objective_perturbation(P, 0.1, R, philox_stream(5));
-  const auto& ps = small.ledger.events().at(0).params;
-  EXPECT_DOUBLE_EQ(ps.at(0).second, 0.05);
-  EXPECT_NEAR(ps.at(1).second, 0.25 / (400 * std::expm1(0.025)) - 1e-3 / 3, 1e-15);
-  EXPECT_EQ(small.guarantee.eps, 0.1);
+  p.epsilon = 0.1;
+  const auto small = ls::objective_perturbation(P, p, R, philox_stream(5));
+  const auto [eps_p, Delta] = ls::objective_perturbation_constants(0.1, 0.25, 400, 1e-3, R);
+  EXPECT_DOUBLE_EQ(eps_p, 0.05);
+  EXPECT_NEAR(Delta, 0.25 / (400 * std::expm1(0.025)) - 1e-3 / 3, 1e-15);
+  EXPECT_EQ(small.privacy.guarantee.epsilon, 0.1);
+  EXPECT_NEAR(*small.noise_scale, 2 / 0.05, 1e-12);
 }
 
 }  // namespace

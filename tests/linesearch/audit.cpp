@@ -20,7 +20,7 @@
 #include <numeric>
 #include <vector>
 
-#include "audit_support.hpp"
+#include "audit/audit_support.hpp"
 #include "dpref/accounting/accounting.hpp"
 #include "dpref/audit/auditor.hpp"
 #include "dpref/audit/events.hpp"
@@ -72,7 +72,7 @@ std::size_t btls_index(const linear_erm<double>& P, philox_stream& s, bool thres
   g << 0, 1;
   const problems::line_evaluator<double> line(P, all, w, g);
   const double f0 = line.clipped_sum(0.0, kCobj);
-  ls::btls_settings<double> cfg;
+  ls::btls_params<double> cfg;
   cfg.max_it = kMaxIt;
   const auto query = [&](double eta) {
     return f0 - cfg.alpha * eta * line.g_squared() - line.clipped_sum(eta, kCobj);

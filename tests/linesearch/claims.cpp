@@ -1,4 +1,5 @@
-// Regression of the linesearch paper's claims (spec/linesearch.md LS.CLAIM.*) on a CI-sized
+// Regression of the linesearch paper's claims (spec/linesearch.md LS.CLAIM.HEADLINE,
+// LS.CLAIM.BUDGET) on a CI-sized
 // real data set: tests/regression/data/linesearch_fertility_3000.csv, every 84th row of AER's
 // Fertility (scripts/linesearch_make_subset.sh), logistic loss, μ = 0.001, §5.4 defaults.
 // Built twice: CI (label regression) and, with DPREF_LS_SLOW, the full 254,654-row file of
@@ -70,17 +71,18 @@ TEST(LS_CLAIM_HEADLINE, VARIANT_NAME(DpBlsgdVersusDpSgdAtEps02)) {
   const double F0 = P->value(vector<double>::Zero(P->dimension()));
   const double Fstar = P->value(ls::non_private(*P));
   ls::params<double> bp;
-  bp.eps = 0.2;
-  ls::dp_sgd_params<double> sp;
-  sp.eps = 0.2;
-  sp.noise_multiplier = ls::dp_sgd_noise_multiplier(sp);
+  bp.epsilon = 0.2;
+  ls::params<double> sp;
+  sp.algorithm = ls::algorithm::dpsgd;
+  sp.epsilon = 0.2;
+  sp.noise_multiplier = ls::dp_sgd_sigma(sp) / sp.C_grad;
   int sgd_better = 0;
   double mb = 0, ms = 0;
   for (int k = 0; k < kSeeds; ++k) {
-    const auto b = ls::dp_blsgd(*P, bp, philox_stream(1000 + static_cast<std::uint64_t>(k)));
-    const auto s = ls::dp_sgd(*P, sp, philox_stream(2000 + static_cast<std::uint64_t>(k)));
-    EXPECT_LE(b.guarantee.eps, 0.2);
-    EXPECT_LE(s.guarantee.eps, 0.2);
+    const auto b = ls::run(*P, bp, philox_stream(1000 + static_cast<std::uint64_t>(k)));
+    const auto s = ls::run(*P, sp, philox_stream(2000 + static_cast<std::uint64_t>(k)));
+    EXPECT_LE(b.privacy.guarantee.epsilon, 0.2);
+    EXPECT_LE(s.privacy.guarantee.epsilon, 0.2);
     const double fb = P->value(b.w), fs = P->value(s.w);
     std::printf("[LS.CLAIM.HEADLINE] seed %d: DP-BLSGD F=%.5f (%lld iterations)  DP-SGD F=%.5f\n",
                 k, fb, b.calls.iterations, fs);
@@ -110,29 +112,29 @@ TEST(LS_CLAIM_BUDGET, VARIANT_NAME(AccountantFinalEpsilonWithinTarget)) {
   ASSERT_NE(P, nullptr) << "committed subset missing: " << DPREF_LS_SUBSET;
 #endif
   const philox_stream st(3000);
+  const auto eps_of = [&](const ls::params<double>& p, const philox_stream& stream) {
+    const auto r = ls::run(*P, p, stream);
+    EXPECT_EQ(r.privacy.ledger.total().epsilon, r.privacy.guarantee.epsilon);
+    return r.privacy.guarantee.epsilon;
+  };
   ls::params<double> p;
-  p.eps = 0.05;
-  EXPECT_LE(ls::dp_blsgd(*P, p, st).guarantee.eps, 0.05);
-  p.eps = 1.6;
+  p.epsilon = 0.05;
+  EXPECT_LE(eps_of(p, st), 0.05);
+  p.epsilon = 1.6;
   p.max_order = 128;
-  EXPECT_LE(ls::dp_blsgd(*P, p, st).guarantee.eps, 1.6);
-  p.adaptive_clipping = true;
-  EXPECT_LE(ls::dp_blsgd(*P, p, st).guarantee.eps, 1.6);
-  p.adaptive_clipping = false;
-  p.btls.noise = ls::btls_noise::gaussian;
-  EXPECT_LE(ls::dp_blsgd(*P, p, st).guarantee.eps, 1.6);
-  p.btls.noise = ls::btls_noise::laplace;
-  p.q = 1;
-  p.increase = ls::budget_increase::gradavg;
-  EXPECT_LE(ls::dp_blsgd(*P, p, st).guarantee.eps, 1.6);
-  ls::dp_agd_params<double> a;
-  a.eps = 1.6;
-  a.max_order = 128;
-  EXPECT_LE(ls::dp_agd(*P, a, st).guarantee.eps, 1.6);
-  ls::dp_sgd_params<double> s;
-  s.eps = 1.6;
-  s.max_order = 128;
-  EXPECT_LE(ls::dp_sgd(*P, s, philox_stream(4000)).guarantee.eps, 1.6);
+  EXPECT_LE(eps_of(p, st), 1.6);
+  p.algorithm = ls::algorithm::blsgd_ac;
+  EXPECT_LE(eps_of(p, st), 1.6);
+  p.algorithm = ls::algorithm::blsgd;
+  p.noise = ls::btls_noise::gaussian;
+  EXPECT_LE(eps_of(p, st), 1.6);
+  p.noise = ls::btls_noise::laplace;
+  p.algorithm = ls::algorithm::blgd;
+  EXPECT_LE(eps_of(p, st), 1.6);
+  p.algorithm = ls::algorithm::dpagd;
+  EXPECT_LE(eps_of(p, st), 1.6);
+  p.algorithm = ls::algorithm::dpsgd;
+  EXPECT_LE(eps_of(p, philox_stream(4000)), 1.6);
 }
 
 }  // namespace

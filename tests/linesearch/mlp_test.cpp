@@ -13,7 +13,9 @@
 #include <filesystem>
 #include <fstream>
 #include <numeric>
+#include <optional>
 #include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "dpref/accounting/accounting.hpp"
@@ -23,6 +25,18 @@
 #include "dpref/random/uniform.hpp"
 
 namespace {
+
+// The statement throws std::domain_error (invalid_parameter) whose message contains `text`.
+#define EXPECT_THAT_MESSAGE(stmt, text)                                                    \
+  do {                                                                                     \
+    std::string msg_ = "(no exception)";                                                   \
+    try {                                                                                  \
+      (void)(stmt);                                                                        \
+    } catch (const std::domain_error& e_) {                                                \
+      msg_ = e_.what();                                                                    \
+    }                                                                                      \
+    EXPECT_NE(msg_.find(text), std::string::npos) << msg_;                                 \
+  } while (0)
 
 using namespace dpref;
 namespace ls = dpref::linesearch;
@@ -393,25 +407,36 @@ mlp_classifier<double> clusters(Eigen::Index n = 400, Eigen::Index hidden = 8) {
 }
 
 // §5.7 configuration: Gaussian NOISYBTLS with the β^max_it·η0 fallback, 90% / 10% of ρ_iter,
-// no halting (large ε target), T iterations.
+// a fixed plan of T iterations (a generous ε so that the plan fits).
 ls::params<double> section57(const mlp_classifier<double>& P, double rho_iter, long long T) {
   ls::params<double> p;
-  p.eps = 1e6;
+  p.epsilon = 1e6;
   p.max_order = 64;
   p.q = 0.1;
   p.C_grad = 3;
   p.C_obj = 3;
-  p.btls.alpha = 0.001;
-  p.btls.beta = 0.8;
-  p.btls.noise = ls::btls_noise::gaussian;
-  p.btls.fallback_min_step = true;
+  p.alpha = 0.001;
+  p.beta = 0.8;
+  p.noise = ls::btls_noise::gaussian;
+  p.fallback_min_step = true;
   p.strategy = ls::budget_strategy::none;
   p.rho_grad0 = 0.9 * rho_iter;
   p.ls_budget0 = 0.1 * rho_iter;
-  p.max_iterations = T;
+  p.iterations = T;
   philox_stream init(5, 9);
   p.w0 = P.initial_point(init);
   return p;
+}
+
+// The composed RDP curve of a ledger (the accountant's own per-event curves).
+accounting::rdp_curve<double> ledger_curve(const accounting::ledger<double>& l) {
+  const auto orders = accounting::integer_orders<double>(2, static_cast<int>(l.options().max_order));
+  std::optional<accounting::rdp_curve<double>> total;
+  for (const auto& e : l.events()) {
+    const auto c = *accounting::detail::part_of(e, orders).curve;
+    total = total ? accounting::compose_rdp(*total, c) : c;
+  }
+  return *total;
 }
 
 TEST(LS_MLP_RUN, Section57RunIsFixedLengthWithoutBudgetIncrease) {
@@ -422,15 +447,15 @@ TEST(LS_MLP_RUN, Section57RunIsFixedLengthWithoutBudgetIncrease) {
     seen.push_back(t);
     EXPECT_EQ(w.size(), P.dimension());
   };
-  const auto r = ls::dp_blsgd(P, p, philox_stream(3));
-  EXPECT_EQ(r.status, ls::run_status::iteration_cap);
+  const auto r = ls::run(P, p, philox_stream(3));
+  EXPECT_EQ(r.status, status::completed);  // the planned T iterations ran
   EXPECT_EQ(r.calls.iterations, 40);
   EXPECT_EQ(r.calls.updates, 40);  // the fallback never returns 0 ...
   EXPECT_EQ(r.calls.line_searches, 40);
   EXPECT_EQ(r.calls.cheb, 0);  // ... so CHEB never runs
   EXPECT_EQ(r.calls.gradients, 40);
-  EXPECT_EQ(r.final_rho_grad, 0.45);
-  EXPECT_EQ(r.final_ls_budget, 0.05);
+  EXPECT_EQ(*r.final_rho_grad, 0.45);
+  EXPECT_EQ(*r.final_ls_budget, 0.05);
   ASSERT_EQ(seen.size(), 40u);
   for (std::size_t k = 0; k < seen.size(); ++k) EXPECT_EQ(seen[k], static_cast<long long>(k + 1));
   ASSERT_EQ(r.steps.size(), 40u);
@@ -438,14 +463,26 @@ TEST(LS_MLP_RUN, Section57RunIsFixedLengthWithoutBudgetIncrease) {
     EXPECT_GT(e, 0.0);
     EXPECT_LE(e, 1.0);
   }
-  EXPECT_GT(r.guarantee.eps, 0.0);
-  EXPECT_TRUE(std::isfinite(r.guarantee.eps));
+  EXPECT_GT(r.privacy.guarantee.epsilon, 0.0);
+  EXPECT_TRUE(std::isfinite(r.privacy.guarantee.epsilon));
+  // the plan: one event, T samples of gradient + one NOISYBTLS
+  ASSERT_EQ(r.privacy.ledger.events().size(), 1u);
+  EXPECT_EQ(r.privacy.ledger.events()[0].count, 40);
+  EXPECT_EQ(r.privacy.ledger.events()[0].joint.size(), 1u);
   // The observer does not change the run; w0 is used (another w0 gives another result).
   auto q = section57(P, 0.5, 40);
-  const auto r2 = ls::dp_blsgd(P, q, philox_stream(3));
+  const auto r2 = ls::run(P, q, philox_stream(3));
   EXPECT_EQ(r2.w, r.w);
-  q.w0 *= 0.5;
-  EXPECT_NE(ls::dp_blsgd(P, q, philox_stream(3)).w, r.w);
+  *q.w0 *= 0.5;
+  EXPECT_NE(ls::run(P, q, philox_stream(3)).w, r.w);
+  // The plan is checked before the first draw: a request below it is refused (nothing
+  // released, the observer never called).
+  auto tight = section57(P, 0.5, 40);
+  tight.epsilon = 1.0;
+  bool called = false;
+  tight.observer = [&](long long, const vector<double>&) { called = true; };
+  EXPECT_THROW(ls::run(P, tight, philox_stream(3)), accounting::budget_exceeded);
+  EXPECT_FALSE(called);
 }
 
 // Paper accounting (Theorem 3: ρ_BT gives (α, αρ_BT)): each DP-BLSGD iteration costs the Lemma 4
@@ -457,28 +494,38 @@ TEST(LS_MLP_RUN, SamePerIterationRdpAsDpSgd) {
   const long long T = 25;
   auto p = section57(P, rho, T);
   p.svt_bound = accounting::svt_bound::paper_eq4_5;
-  const auto paper = ls::dp_blsgd(P, p, philox_stream(4));
+  p.allow_over_budget = true;
+  const auto paper = ls::run(P, p, philox_stream(4));
   p.svt_bound = accounting::svt_bound::proven;
-  const auto proven = ls::dp_blsgd(P, p, philox_stream(4));
-  EXPECT_EQ(paper.w, proven.w);  // accounting does not change the path (no halting)
+  p.allow_over_budget = false;
+  const auto proven = ls::run(P, p, philox_stream(4));
+  EXPECT_EQ(paper.w, proven.w);  // accounting does not change the path (fixed plan)
   const auto orders = accounting::integer_orders<double>(2, 64);
   accounting::rdp_curve<double> base{orders, {}};
   for (const double a : orders) base.eps.push_back(a * rho);
   const auto want =
       accounting::compose_rdp_steps(accounting::poisson_subsampled_rdp_zw(base, 0.1), T);
-  ls::dp_sgd_params<double> sp;
+  ls::params<double> sp;
+  sp.algorithm = ls::algorithm::dpsgd;
+  sp.epsilon = 1e6;
   sp.max_order = 64;
   sp.q = 0.1;
-  sp.T = T;
+  sp.iterations = T;
   sp.noise_multiplier = 1 / std::sqrt(2 * rho);
   sp.w0 = p.w0;
-  const auto sgd = ls::dp_sgd(P, sp, philox_stream(4));
-  ASSERT_EQ(paper.spent.eps.size(), want.eps.size());
+  const auto sgd = ls::run(P, sp, philox_stream(4));
+  ASSERT_TRUE(paper.diagnostics.claim.has_value());
+  const auto& paper_spent = paper.diagnostics.claim->rdp;
+  const auto proven_spent = ledger_curve(proven.privacy.ledger);
+  const auto sgd_spent = ledger_curve(sgd.privacy.ledger);
+  ASSERT_EQ(paper_spent.eps.size(), want.eps.size());
   for (std::size_t k = 0; k < want.eps.size(); ++k) {
-    EXPECT_NEAR(paper.spent.eps[k], want.eps[k], 1e-9 * want.eps[k]) << "order " << orders[k];
-    EXPECT_GT(proven.spent.eps[k], paper.spent.eps[k]);
-    EXPECT_LE(sgd.spent.eps[k], want.eps[k] * (1 + 1e-12));
+    EXPECT_NEAR(paper_spent.eps[k], want.eps[k], 1e-9 * want.eps[k]) << "order " << orders[k];
+    EXPECT_GT(proven_spent.eps[k], paper_spent.eps[k]);
+    EXPECT_LE(sgd_spent.eps[k], want.eps[k] * (1 + 1e-12));
   }
+  // the paper mode's ledger is the sound one: the same as the proven run's
+  EXPECT_EQ(paper.privacy.guarantee.epsilon, proven.privacy.guarantee.epsilon);
 }
 
 // With a generous budget both algorithms learn the clusters from the same w0 (objective below
@@ -486,18 +533,20 @@ TEST(LS_MLP_RUN, SamePerIterationRdpAsDpSgd) {
 TEST(LS_MLP_RUN, BothAlgorithmsLearn) {
   const auto P = clusters();
   auto p = section57(P, 50.0, 60);
-  const double f0 = P.value(p.w0);
-  const auto b = ls::dp_blsgd(P, p, philox_stream(6));
-  ls::dp_sgd_params<double> sp;
+  const double f0 = P.value(*p.w0);
+  const auto b = ls::run(P, p, philox_stream(6));
+  ls::params<double> sp;
+  sp.algorithm = ls::algorithm::dpsgd;
+  sp.epsilon = 1e6;
   sp.max_order = 64;
   sp.q = 0.1;
-  sp.T = 60;
-  sp.eta = 0.5;
+  sp.iterations = 60;
+  sp.sgd_eta = 0.5;
   sp.noise_multiplier = 0.1;
   sp.w0 = p.w0;
   long long calls = 0;
   sp.observer = [&](long long t, const vector<double>&) { EXPECT_EQ(t, ++calls); };
-  const auto s = ls::dp_sgd(P, sp, philox_stream(6));
+  const auto s = ls::run(P, sp, philox_stream(6));
   EXPECT_EQ(calls, 60);
   EXPECT_LT(P.value(b.w), 0.8 * f0);
   EXPECT_LT(P.value(s.w), 0.8 * f0);
@@ -509,18 +558,24 @@ TEST(LS_MLP_RUN, RejectsBadStartAndBudgets) {
   const auto P = clusters(30, 2);
   auto p = section57(P, 0.5, 3);
   p.w0 = vector<double>::Zero(5);
-  EXPECT_THROW(ls::dp_blsgd(P, p, philox_stream(1)), std::invalid_argument);
-  ls::dp_sgd_params<double> sp;
+  EXPECT_THAT_MESSAGE(ls::run(P, p, philox_stream(1)), "linesearch::params.w0 must be");
+  ls::params<double> sp;
+  sp.algorithm = ls::algorithm::dpsgd;
+  sp.epsilon = 1e6;
   sp.w0 = p.w0;
   sp.noise_multiplier = 1;
-  sp.T = 2;
-  EXPECT_THROW(ls::dp_sgd(P, sp, philox_stream(1)), std::invalid_argument);
+  sp.iterations = 2;
+  EXPECT_THAT_MESSAGE(ls::run(P, sp, philox_stream(1)), "linesearch::params.w0 must be");
   p = section57(P, 0.5, 3);
   p.rho_grad0 = -1;
-  EXPECT_THROW(ls::dp_blsgd(P, p, philox_stream(1)), std::domain_error);
+  EXPECT_THROW(ls::run(P, p, philox_stream(1)), std::domain_error);
   p = section57(P, 0.5, 3);
   p.ls_budget0 = -1;
-  EXPECT_THROW(ls::dp_blsgd(P, p, philox_stream(1)), std::domain_error);
+  EXPECT_THROW(ls::run(P, p, philox_stream(1)), std::domain_error);
+  // Algorithms that need the linear problem are refused on the MLP, naming the field.
+  p = section57(P, 0.5, 3);
+  p.algorithm = ls::algorithm::dpagd;
+  EXPECT_THAT_MESSAGE(ls::run(P, p, philox_stream(1)), "linesearch::params.algorithm must be");
 }
 
 }  // namespace

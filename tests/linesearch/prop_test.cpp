@@ -5,14 +5,16 @@
 
 #include <cmath>
 #include <numeric>
+#include <set>
 #include <vector>
 
 #include "dpref/accounting/accounting.hpp"
+#include "dpref/linesearch/accountant.hpp"
 #include "dpref/linesearch/linesearch.hpp"
 #include "dpref/linesearch/rdp_budget.hpp"
 #include "dpref/random/uniform.hpp"
 #include "support/generators.hpp"
-#include "support/synthetic_erm.hpp"
+#include "synthetic_erm.hpp"
 
 namespace {
 
@@ -89,30 +91,39 @@ RC_GTEST_PROP(LS_LEMMA4, BoundDominatesExactSubsampledGaussian, ()) {
 }
 
 // NOISYBTLS spends exactly its stated RDP per call whatever the number of ⊥ before ⊤: in a run,
-// every noisy_btls ledger event equals amp(ε(α, ε_BT/2, ε_BT/4)) recomputed independently from
-// the event's budget (per-call accounting), although the calls evaluated different numbers of
-// queries.
+// every NOISYBTLS event of the ledger (a sparse-vector part of a sample's event) carries the
+// scales (2C_obj/ε_BT, 4C_obj/ε_BT) of a budget ε_BT and the accountant's curve of that part
+// equals ε(α, ε_BT/2, ε_BT/4) (proven bound) recomputed independently from its budget, although
+// the calls evaluated different numbers of queries; the parts number the calls.
 RC_GTEST_PROP(LS_PROP_SVT, ConstantCostPerCall, ()) {
   const auto P = synthetic<double>(*rc::gen::inRange(100, 300), 3, *rc::gen::inRange(1, 1000));
   ls::params<double> p;
-  p.eps = *real_in<double>(0.4, 2.0);
+  p.epsilon = *real_in<double>(0.4, 2.0);
   p.max_order = 48;
-  p.btls.max_it = *rc::gen::inRange(2, 12);
-  p.max_iterations = 100;
-  const auto r = ls::dp_blsgd(P, p, philox_stream(*rc::gen::inRange(1, 100000)),
-                              ls::batch_accounting::per_call);
+  p.max_it = *rc::gen::inRange(2, 12);
+  p.max_iterations = 30;
+  const auto r = ls::run(P, p, philox_stream(*rc::gen::inRange(1, 100000)));
   const auto orders = acc::integer_orders<double>(2, 48);
   long long calls = 0;
   RC_ASSERT(r.calls.line_searches > 0);
-  for (const auto& e : r.ledger.events()) {
-    if (e.kind != "noisy_btls") continue;
-    calls += e.count;
-    const double b = e.params.at(0).second;
-    acc::rdp_curve<double> base{orders, {}};
-    for (const double a : orders) base.eps.push_back(acc::svt_laplace_rdp(a, b / 2, b / 4));
-    const auto expect = acc::poisson_subsampled_rdp_zw(base, p.q);
-    RC_ASSERT(std::get<acc::rdp_curve<double>>(e.privacy).eps == expect.eps);
-  }
+  std::set<double> checked;  // each distinct budget once
+  for (const auto& e : r.privacy.ledger.events())
+    for (const auto& part : e.joint) {
+      if (part.kind() != "sparse_vector") continue;
+      calls += e.count * part.count;
+      const auto& m = std::get<acc::sparse_vector_mechanism<double>>(part.what);
+      if (!checked.insert(m.threshold_scale).second) continue;
+      RC_ASSERT(m.sensitivity == p.C_obj);
+      RC_ASSERT(m.max_queries == p.max_it);
+      RC_ASSERT(m.bound == acc::svt_bound::proven);
+      const double b = 2 * p.C_obj / m.threshold_scale;  // ε_BT of this call
+      RC_ASSERT(std::abs(m.query_scale - 4 * p.C_obj / b) <= 1e-12 * m.query_scale);
+      const auto got = acc::detail::rdp_of(part, orders);
+      for (std::size_t i = 0; i < orders.size(); ++i) {
+        const double want = acc::svt_laplace_rdp(orders[i], b / 2, b / 4);
+        RC_ASSERT(std::abs(got.eps[i] - want) <= 1e-12 * want);
+      }
+    }
   RC_ASSERT(calls == r.calls.line_searches);
   RC_ASSERT(r.calls.objective_queries >= r.calls.line_searches);
 }
@@ -155,44 +166,96 @@ RC_GTEST_PROP(LS_PROP_BUDGET, AdversarialCallSequencesStayWithinBudget, ()) {
   }
 }
 
-// The same for whole runs with adversarial settings (strategy "must", large ξ, AC, random
-// budgets, Laplace or Gaussian NOISYBTLS, joint or per-call accounting).
+// The run's own filter (run_ledger) under adversarial call sequences: fresh samples, growing
+// samples (joint parts), CHEB-style budget increases by random factors; the merged ledger's
+// certified total after the last admitted call (hence after every one) is <= ε.
+RC_GTEST_PROP(LS_PROP_BUDGET, RunLedgerFilterKeepsTheLedgerWithinTheRequest, ()) {
+  const double eps = *positive_log_uniform<double>(0.4, 2.0);
+  const double q = *real_in<double>(0.01, 1.0);
+  acc::accounting_options<double> opt;
+  opt.delta = 1e-8;
+  opt.max_order = 48;
+  ls::run_ledger<double> L(opt, {eps, 1e-8}, true);
+  double rho = *positive_log_uniform<double>(1e-5, 1e-1),
+         ebt = *positive_log_uniform<double>(1e-3, 1.0);
+  const auto sampling = ls::detail::poisson_sampling(q);
+  acc::event<double> sample;
+  bool open = false;
+  const int steps = *rc::gen::inRange(1, 200);
+  for (int k = 0; k < steps; ++k) {
+    const int op = *rc::gen::inRange(0, 4);
+    if (op == 2) rho *= *real_in<double>(1.0, 3.0);
+    if (op == 3) ebt *= *real_in<double>(1.0, 3.0);
+    bool ok = false;
+    if (!open || op % 2 == 0) {  // a fresh sample's gradient
+      acc::event<double> e = acc::make_event<double>(ls::gradient_event(3.0, rho));
+      e.sampling = sampling;
+      ok = L.can_add(e);
+      if (ok) {
+        L.add(e);
+        sample = e;
+        open = true;
+      }
+    } else {  // one more NOISYBTLS call on the open sample
+      acc::event<double> grown = sample;
+      grown.joint.push_back(
+          acc::make_event<double>(ls::btls_event(ls::btls_noise::laplace, ebt, 1.0, 20)));
+      ok = L.can_grow(sample, grown);
+      if (ok) {
+        L.grow(sample, grown);
+        sample = grown;
+      }
+    }
+    if (!ok) break;
+  }
+  // the ledger total grows with every call, so the final total bounds every intermediate one
+  RC_ASSERT(L.build().total().epsilon <= eps);
+}
+
+// The same for whole runs with adversarial settings (strategy "must", large ξ, AC, GradAvg,
+// random budgets, Laplace or Gaussian NOISYBTLS, the ledger filter or §4.3's per-call filter).
 RC_GTEST_PROP(LS_PROP_BUDGET, RandomRunsEndWithinTarget, ()) {
   const auto P = synthetic<double>(*rc::gen::inRange(50, 300), 2, *rc::gen::inRange(1, 1000));
   ls::params<double> p;
-  p.eps = *positive_log_uniform<double>(0.4, 3.0);  // attainable with orders <= 48
+  p.epsilon = *positive_log_uniform<double>(0.4, 3.0);  // attainable with orders <= 48
   p.max_order = 48;
   p.q = *real_in<double>(0.05, 1.0);
   p.xi = *real_in<double>(0.01, 3.0);
   p.strategy = static_cast<ls::budget_strategy>(*rc::gen::inRange(0, 3));
-  p.increase = static_cast<ls::budget_increase>(*rc::gen::inRange(0, 2));
-  p.adaptive_clipping = *rc::gen::arbitrary<bool>();
-  p.btls.noise = static_cast<ls::btls_noise>(*rc::gen::inRange(0, 2));
-  p.btls.max_it = *rc::gen::inRange(1, 10);
+  p.algorithm = static_cast<ls::algorithm>(*rc::gen::inRange(0, 3));  // blsgd, blsgd_ac, blgd
+  p.noise = static_cast<ls::btls_noise>(*rc::gen::inRange(0, 2));
+  p.max_it = *rc::gen::inRange(1, 10);
   p.eps_iter_divisor = *positive_log_uniform<double>(2.0, 200.0);
-  const auto mode = static_cast<ls::batch_accounting>(*rc::gen::inRange(0, 2));
-  const auto r = ls::dp_blsgd(P, p, philox_stream(*rc::gen::inRange(1, 100000)), mode);
-  RC_ASSERT(r.guarantee.eps <= p.eps);
-  RC_ASSERT(r.status == ls::run_status::budget_exhausted);
+  p.batch_accounting = static_cast<ls::batch_accounting>(*rc::gen::inRange(0, 2));
+  p.allow_over_budget = p.batch_accounting == ls::batch_accounting::per_call;
+  const auto r = ls::run(P, p, philox_stream(*rc::gen::inRange(1, 100000)));
+  RC_ASSERT(r.status == status::budget_exhausted);
+  RC_ASSERT(r.privacy.ledger.total().epsilon == r.privacy.guarantee.epsilon);
+  if (p.allow_over_budget) {
+    RC_ASSERT(r.diagnostics.claim->guarantee.eps <= p.epsilon);  // the paper's filter held
+  } else {
+    RC_ASSERT(r.privacy.guarantee.epsilon <= p.epsilon);
+    RC_ASSERT(r.privacy.budget_met);
+  }
 }
 
 }  // namespace
 
-// double vs mp50: the same seed gives the same path (DESIGN §4): the same counts and step
-// sizes, and iterates agreeing to 1e-9 relative (the noise of the double run is the rounding of
-// the 50-digit noise; Bernoulli(q) decisions of q = 1/10 in both precisions coincide unless a
+// double vs mp50: the same seed gives the same path: the same counts and step sizes, and
+// iterates agreeing to 1e-9 relative (the noise of the double run is the rounding of the
+// 50-digit noise; Bernoulli(q) decisions of q = 1/10 in both precisions coincide unless a
 // uniform draw falls within 2^-53 of q).
 TEST(LS_PRECISION, DoubleAndMp50FollowTheSamePath) {
   const auto Pd = synthetic<double>(150, 3, 21);
   const auto Pm = synthetic<mp50>(150, 3, 21);
   ls::params<double> pd;
-  pd.eps = 1.0;
+  pd.epsilon = 1.0;
   pd.max_order = 16;
   ls::params<mp50> pm;
-  pm.eps = 1;
+  pm.epsilon = 1;
   pm.max_order = 16;
-  const auto rd = ls::dp_blsgd(Pd, pd, philox_stream(31));
-  const auto rm = ls::dp_blsgd(Pm, pm, philox_stream(31));
+  const auto rd = ls::run(Pd, pd, philox_stream(31));
+  const auto rm = ls::run(Pm, pm, philox_stream(31));
   ASSERT_EQ(rd.calls.iterations, rm.calls.iterations);
   ASSERT_EQ(rd.calls.updates, rm.calls.updates);
   ASSERT_EQ(rd.calls.objective_queries, rm.calls.objective_queries);
@@ -207,5 +270,5 @@ TEST(LS_PRECISION, DoubleAndMp50FollowTheSamePath) {
   }
   EXPECT_LT(diff, 1e-9 * (1 + rd.w.norm()));
   EXPECT_FALSE(widened_equal);  // the 50-digit run really ran at 50 digits
-  EXPECT_LE(static_cast<double>(rm.guarantee.eps), 1.0);
+  EXPECT_LE(static_cast<double>(rm.privacy.guarantee.epsilon), 1.0);
 }

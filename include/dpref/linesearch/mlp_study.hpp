@@ -1,0 +1,425 @@
+// `dpref linesearch mlp`: the small-network experiment of linesearch §5.7 — a one-hidden-layer
+// ReLU MLP (problems::mlp_classifier, softmax cross-entropy, μ on all parameters, pixels in
+// [−1, 1]) trained on Fashion-MNIST by DP-BLSGD and DP-SGD from the same random, data-independent
+// w_0. DP-SGD adds N(0, C²/(2ρ)) to the clipped sum; DP-BLSGD spends (1 − ls_share)ρ on the
+// gradient and ls_share·ρ on the Gaussian NOISYBTLS, which returns β^max_it·η0 instead of 0 (no
+// failed search, no CHEB): both are fixed plans of T iterations, checked by plan_privacy.
+//
+// The requested (ε, δ) is a bound (ARCH.BUDGET). calibration = certified (default): each
+// algorithm gets the per-iteration budget ρ whose certified guarantee over T iterations is <= the
+// request (DP-SGD: the exact subsampled-Gaussian RDP; DP-BLSGD: the joint sample event with the
+// proven SVT bound, LS-E1, amplified by Zhu–Wang) — the README's `--eps 2` used to report
+// ε = 4.05 for DP-BLSGD. calibration = paper_same_rho reproduces §5.7 ("the same per-iteration
+// RDP as DP-SGD" under Theorem 3): DP-BLSGD gets DP-SGD's ρ, which needs allow_over_budget; its
+// result says budget_met = false and carries the paper's claim under non_private.
+// Checkpoints (training objective, test accuracy) are non-private evaluations. No timings in the
+// JSON (stderr only). spec/linesearch.md "MLP (§5.7)", LS.MLP.RUN.
+#pragma once
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "dpref/io/json.hpp"
+#include "dpref/linesearch/json.hpp"
+#include "dpref/linesearch/run.hpp"
+#include "dpref/problems/mlp.hpp"
+
+namespace dpref::linesearch {
+
+/// How the per-iteration budgets are set (see the file comment).
+enum class mlp_calibration { certified, paper_same_rho };
+constexpr auto enum_names(mlp_calibration) {
+  return std::array{std::pair{mlp_calibration::certified, std::string_view("certified")},
+                    std::pair{mlp_calibration::paper_same_rho, std::string_view("paper_same_rho")}};
+}
+
+/// Configuration of the §5.7 experiment (double precision). @spec LS.MLP.RUN
+struct mlp_config {
+  std::string data_dir = "data/real/fashion-mnist";  ///< the four IDX files (scripts/real_data.sh)
+  std::optional<long long> synthetic_n;  ///< given: synthetic 10-class data instead (CI)
+  long long synthetic_d = 16;
+  long long hidden = 256;
+  long long iterations = 1000;  ///< T per algorithm
+  long long eval_every = 50;
+  long long early_until = 100;
+  std::optional<long long> early_every = 10;  ///< null: no early checkpoints
+  std::optional<long long> objective_rows;    ///< F on the first N training rows (absent: all)
+  std::optional<long long> max_train, max_test;
+  double epsilon = 2, delta = 1e-5;
+  bool allow_over_budget = false;
+  mlp_calibration calibration = mlp_calibration::certified;
+  std::optional<double> rho_iter;  ///< explicit per-iteration budget (no calibration)
+  double q = 1.0 / 200, C_grad = 3, C_obj = 3, alpha = 0.001, beta = 0.8, eta0 = 1;
+  double sgd_eta = 0.2, mu = 0.001, ls_share = 0.1;
+  long long max_it = 20, max_order = 500;
+  std::vector<linesearch::algorithm> algorithms{algorithm::blsgd, algorithm::dpsgd};
+  std::uint64_t seed = 20261122;
+  bool force = false;
+  std::string plot_script;  ///< "" = the shipped scripts/linesearch_mlp_plots.py
+  std::string python = "/usr/bin/python3";
+
+  template <class V>
+  void fields(V&& v) {
+    v("data_dir", data_dir, "folder with the four Fashion-MNIST IDX files");
+    v("synthetic_n", synthetic_n, "use synthetic 10-class data with this many training rows");
+    v("synthetic_d", synthetic_d, "synthetic input dimension in [1, 4096]");
+    v("hidden", hidden, "hidden width in [1, 4096]");
+    v("iterations", iterations, "T per algorithm in [1, 1e6] (more with force)");
+    v("eval_every", eval_every, "checkpoint period >= 1");
+    v("early_until", early_until, "also checkpoint every early_every up to here");
+    v("early_every", early_every, "early checkpoint period >= 1 (null: none)");
+    v("objective_rows", objective_rows, "training objective on the first N rows (absent: all)");
+    v("max_train", max_train, "first N training rows only");
+    v("max_test", max_test, "first N test rows only");
+    v("epsilon", epsilon, "requested ε > 0 of each algorithm (a bound)");
+    v("delta", delta, "requested δ in (0, 1)");
+    v("allow_over_budget", allow_over_budget,
+      "needed by calibration paper_same_rho (DP-BLSGD then exceeds the request)");
+    v("calibration", calibration,
+      "certified (each algorithm within the request) or paper_same_rho (§5.7: DP-SGD's ρ for "
+      "both; needs allow_over_budget)");
+    v("rho_iter", rho_iter, "explicit per-iteration budget ρ > 0 for both (no calibration)");
+    v("q", q, "Poisson sampling ratio in (0, 1]");
+    v("C_grad", C_grad, "gradient clipping threshold > 0");
+    v("C_obj", C_obj, "objective clipping threshold > 0");
+    v("alpha", alpha, "Armijo α in (0, 1)");
+    v("beta", beta, "backtracking β in (0, 1)");
+    v("eta0", eta0, "DP-BLSGD's initial step in (0, 1e6]");
+    v("sgd_eta", sgd_eta, "DP-SGD's step in (0, 1e6]");
+    v("mu", mu, "L2 regularisation in [0, 1e6]");
+    v("ls_share", ls_share, "share of ρ spent by NOISYBTLS, in (0, 1)");
+    v("max_it", max_it, "NOISYBTLS queries in [1, 1000]");
+    v("max_order", max_order, "RDP orders 2..max_order (<= 1024, or 4096 with force)");
+    v("algorithms", algorithms, "blsgd and/or dpsgd");
+    v("seed", seed, "seed of w_0, the data and the runs");
+    v("force", force, "lift the work bounds (iterations, orders)");
+    v("plot_script", plot_script,
+      "plotting script (empty: the installed share/dpref/scripts/linesearch_mlp_plots.py)");
+    v("python", python, "Python with matplotlib");
+  }
+
+  /// Memory bound: p = h(d + 1) + 10(h + 1) <= 2^26 parameters, n_train·d <= 2^28 inputs.
+  /// @throws invalid_parameter "linesearch::mlp.<field> must be ..., got ..."
+  void validate() const {
+    const param_checker c("linesearch::mlp");
+    if (synthetic_n) c.at_least<long long>("synthetic_n", *synthetic_n, 10, 1000000);
+    c.at_least<long long>("synthetic_d", synthetic_d, 1, 4096);
+    c.at_least<long long>("hidden", hidden, 1, 4096);
+    c.at_least<long long>("iterations", iterations, 1,
+                          force ? 1000000000LL : iterations_bound);
+    c.at_least<long long>("eval_every", eval_every, 1);
+    c.at_least<long long>("early_until", early_until, 0);
+    if (early_every) c.at_least<long long>("early_every", *early_every, 1);
+    if (objective_rows) c.at_least<long long>("objective_rows", *objective_rows, 1);
+    if (max_train) c.at_least<long long>("max_train", *max_train, 1);
+    if (max_test) c.at_least<long long>("max_test", *max_test, 1);
+    const auto open_closed = [&](std::string_view f, double x, double lo, double hi,
+                                 std::string_view cond) {
+      c.require(std::isfinite(x) && x > lo && x <= hi, f, cond, x);
+    };
+    const auto open = [&](std::string_view f, double x) {
+      c.require(std::isfinite(x) && x > 0 && x < 1, f, "in (0, 1)", x);
+    };
+    open_closed("epsilon", epsilon, 0, 1e6, "finite and in (0, 1e6]");
+    open("delta", delta);
+    if (rho_iter) open_closed("rho_iter", *rho_iter, 0, 1e12, "in (0, 1e12]");
+    open_closed("q", q, 0, 1, "in (0, 1]");
+    open_closed("C_grad", C_grad, 0, 1e12, "finite and in (0, 1e12]");
+    open_closed("C_obj", C_obj, 0, 1e12, "finite and in (0, 1e12]");
+    open("alpha", alpha);
+    open("beta", beta);
+    open_closed("eta0", eta0, 0, 1e6, "in (0, 1e6]");
+    open_closed("sgd_eta", sgd_eta, 0, 1e6, "in (0, 1e6]");
+    c.require(std::isfinite(mu) && mu >= 0 && mu <= 1e6, "mu", "finite and in [0, 1e6]", mu);
+    open("ls_share", ls_share);
+    c.at_least<long long>("max_it", max_it, 1, 1000);
+    c.at_least<long long>("max_order", max_order, 2,
+                          force ? max_order_bound : max_order_work_bound);
+    c.require(!algorithms.empty() && algorithms.size() <= 2, "algorithms", "1 or 2 entries",
+              algorithms.size());
+    for (const auto a : algorithms)
+      c.require(a == algorithm::blsgd || a == algorithm::dpsgd, "algorithms", "blsgd or dpsgd",
+                std::string(io::enum_to_string(a)));
+    if (calibration == mlp_calibration::paper_same_rho)
+      c.require(allow_over_budget, "calibration",
+                "certified unless allow_over_budget is set (paper_same_rho gives DP-BLSGD a "
+                "certified ε above the request)",
+                std::string("paper_same_rho"));
+    c.require(!python.empty() && python.size() <= 4096, "python", "a non-empty path", python);
+    c.require(data_dir.size() <= 4096, "data_dir", "a path of at most 4096 characters",
+              data_dir.size());
+    const long long p = hidden * (synthetic_d + 1) + 10 * (hidden + 1);
+    if (synthetic_n) {
+      c.require(p <= (1LL << 26), "hidden", "such that the network has <= 2^26 parameters", hidden);
+      c.require(*synthetic_n * synthetic_d <= (1LL << 28), "synthetic_n",
+                "such that n·d <= 2^28 (memory bound)", *synthetic_n);
+    }
+  }
+};
+
+namespace detail {
+
+/// Synthetic 10-class data in [−1, 1]^d: class centres uniform in [−1/2, 1/2]^d, inputs the
+/// centre plus uniform noise of half-width 1/2 (CI smoke test only).
+inline std::pair<problems::mlp_classifier<double>, problems::mlp_classifier<double>> mlp_synthetic(
+    const mlp_config& o) {
+  philox_stream s(o.seed ^ 0x5EEDull, 0x717);
+  const Eigen::Index d = o.synthetic_d;
+  matrix<double> centres(d, 10);
+  for (Eigen::Index j = 0; j < centres.size(); ++j) centres.data()[j] = uniform01<double>(s) - 0.5;
+  const auto make = [&](long long n) {
+    matrix<double> X(d, n);
+    std::vector<int> y(static_cast<std::size_t>(n));
+    for (Eigen::Index i = 0; i < n; ++i) {
+      const int c = static_cast<int>(uniform01<double>(s) * 10.0) % 10;
+      y[static_cast<std::size_t>(i)] = c;
+      for (Eigen::Index j = 0; j < d; ++j) X(j, i) = centres(j, c) + uniform01<double>(s) - 0.5;
+    }
+    return problems::mlp_classifier<double>(std::move(X), std::move(y), o.hidden, 10, o.mu);
+  };
+  auto train = make(*o.synthetic_n);
+  auto test = make(std::max<long long>(*o.synthetic_n / 4, 10));
+  return {std::move(train), std::move(test)};
+}
+
+inline std::pair<problems::mlp_classifier<double>, problems::mlp_classifier<double>> mlp_data(
+    const mlp_config& o) {
+  if (o.synthetic_n) return mlp_synthetic(o);
+  namespace fs = std::filesystem;
+  const fs::path dir(o.data_dir);
+  for (const char* f : {"train-images-idx3-ubyte", "train-labels-idx1-ubyte",
+                        "t10k-images-idx3-ubyte", "t10k-labels-idx1-ubyte"})
+    if (!fs::is_regular_file(dir / f))
+      throw std::invalid_argument("--data-dir must hold the Fashion-MNIST IDX files, got '" +
+                                  o.data_dir + "' without " + f +
+                                  " (run scripts/real_data.sh, or give --synthetic-n)");
+  auto train = problems::mlp_from_idx<double>((dir / "train-images-idx3-ubyte").string(),
+                                              (dir / "train-labels-idx1-ubyte").string(), o.hidden,
+                                              o.max_train.value_or(0), o.mu);
+  auto test = problems::mlp_from_idx<double>((dir / "t10k-images-idx3-ubyte").string(),
+                                             (dir / "t10k-labels-idx1-ubyte").string(), o.hidden,
+                                             o.max_test.value_or(0), o.mu);
+  param_checker("linesearch::mlp")
+      .require(train.dimension() <= (1LL << 26), "hidden",
+               "such that the network has <= 2^26 parameters", o.hidden);
+  return {std::move(train), std::move(test)};
+}
+
+/// The §5.7 parameters of DP-BLSGD with per-iteration budget ρ.
+inline params<double> section57_blsgd(const mlp_config& o, double rho) {
+  params<double> p;
+  p.algorithm = algorithm::blsgd;
+  p.epsilon = o.epsilon;
+  p.delta = o.delta;
+  p.allow_over_budget = o.allow_over_budget;
+  p.max_order = o.max_order;
+  p.q = o.q;
+  p.C_grad = o.C_grad;
+  p.C_obj = o.C_obj;
+  p.alpha = o.alpha;
+  p.beta = o.beta;
+  p.max_it = o.max_it;
+  p.eta0 = o.eta0;
+  p.noise = btls_noise::gaussian;
+  p.fallback_min_step = true;  // §5.7: β^max_it·η0 instead of 0
+  p.strategy = budget_strategy::none;
+  p.rho_grad0 = (1 - o.ls_share) * rho;
+  p.ls_budget0 = o.ls_share * rho;
+  p.iterations = o.iterations;
+  p.force = o.force;
+  if (o.calibration == mlp_calibration::paper_same_rho)
+    p.svt_bound = accounting::svt_bound::paper_eq4_5;  // the claim of §5.7 (Theorem 3)
+  return p;
+}
+
+inline params<double> section57_dpsgd(const mlp_config& o) {
+  params<double> p;
+  p.algorithm = algorithm::dpsgd;
+  p.epsilon = o.epsilon;
+  p.delta = o.delta;
+  p.allow_over_budget = o.allow_over_budget;
+  p.max_order = o.max_order;
+  p.q = o.q;
+  p.C_grad = o.C_grad;
+  p.sgd_eta = o.sgd_eta;
+  p.iterations = o.iterations;
+  p.force = o.force;
+  return p;
+}
+
+/// The certified (ε, δ) of DP-BLSGD's §5.7 plan with per-iteration budget ρ.
+inline accounting::guarantee<double> section57_plan_total(const mlp_config& o, double rho) {
+  const params<double> p = section57_blsgd(o, rho);
+  accounting::event<double> e = accounting::make_event<double>(
+      gradient_event(p.C_grad, *p.rho_grad0), p.iterations, "DP-BLSGD iteration (§5.7 plan)");
+  e.sampling = poisson_sampling(p.q);
+  e.joint.push_back(accounting::make_event<double>(
+      btls_event(p.noise, *p.ls_budget0, p.C_obj, static_cast<long>(p.max_it))));
+  accounting::ledger<double> l(ledger_options(p));
+  l.record(std::move(e));
+  return l.total();
+}
+
+}  // namespace detail
+
+/// The largest per-iteration budget ρ (to the bisection's resolution, rounded down) whose
+/// DP-BLSGD §5.7 plan of T iterations certifies the requested (ε, δ). @spec LS.MLP.RUN
+inline double section57_blsgd_rho(const mlp_config& o) {
+  const auto ok_inv = [&](double inv) {  // x = 1/ρ: larger x, smaller ρ, smaller ε
+    const auto g = detail::section57_plan_total(o, 1 / inv);
+    return !(g.epsilon > o.epsilon) && !(g.delta > o.delta);
+  };
+  const double inv = accounting::smallest_satisfying<double>(ok_inv, 1.0, "linesearch::mlp",
+                                                             "epsilon");
+  double rho = 1 / inv;
+  while (!ok_inv(1 / rho)) rho = std::nextafter(rho, 0.0);  // 1/(1/x) may round up
+  return rho;
+}
+
+/// Runs the §5.7 experiment of `doc` (an mlp_config document). `progress` receives checkpoint
+/// lines and timings (stderr in the CLI; never in the JSON).
+/// @throws invalid_parameter / std::invalid_argument naming the field before any training;
+/// accounting::budget_exceeded when an explicit rho_iter exceeds the request
+/// @spec LS.MLP.RUN
+inline io::json mlp_json(const io::document& doc,
+                         const std::function<void(const std::string&)>& progress = {}) {
+  mlp_config o;
+  io::read_fields(io::node(doc), o);
+  detail::located(doc, {{"linesearch::mlp", ""}}, [&] { o.validate(); });
+  const auto say = [&](const std::string& s) {
+    if (progress) progress(s);
+  };
+  const auto [train, test] = detail::mlp_data(o);
+  // budgets: DP-SGD's noise multiplier and DP-BLSGD's ρ (before any training)
+  params<double> sgd = detail::section57_dpsgd(o);
+  double rho_sgd = 0, rho_blsgd = 0;
+  if (o.rho_iter) {
+    rho_sgd = rho_blsgd = *o.rho_iter;
+  } else {
+    say("calibrating DP-SGD's noise to the request");
+    const double sigma = dp_sgd_sigma(sgd);
+    const double s = sigma / o.C_grad;
+    rho_sgd = 1 / (2 * s * s);
+    if (o.calibration == mlp_calibration::paper_same_rho) {
+      rho_blsgd = rho_sgd;
+    } else {
+      say("calibrating DP-BLSGD's per-iteration budget to the request (proven SVT bound)");
+      rho_blsgd = section57_blsgd_rho(o);
+    }
+  }
+  sgd.noise_multiplier = 1 / std::sqrt(2 * rho_sgd);
+  // Both plans are checked against the request before any training (ARCH.BUDGET).
+  for (const algorithm a : o.algorithms) {
+    const privacy_budget_request<double> req{o.epsilon, o.delta, o.allow_over_budget};
+    if (a == algorithm::blsgd) {
+      const params<double> pb = detail::section57_blsgd(o, rho_blsgd);
+      accounting::ledger<double> l(detail::ledger_options(pb));
+      accounting::event<double> e = accounting::make_event<double>(
+          gradient_event(pb.C_grad, *pb.rho_grad0), pb.iterations, "DP-BLSGD iteration (§5.7)");
+      e.sampling = detail::poisson_sampling(pb.q);
+      e.joint.push_back(accounting::make_event<double>(
+          btls_event(pb.noise, *pb.ls_budget0, pb.C_obj, static_cast<long>(pb.max_it))));
+      l.record(std::move(e));
+      (void)plan_privacy(std::move(l), req, "linesearch mlp (DP-BLSGD plan)");
+    } else {
+      accounting::certifier<double> c;
+      (void)plan_privacy(dp_sgd_plan(sgd, c.up(c.in(*sgd.noise_multiplier) * c.in(sgd.C_grad))),
+                         req, "linesearch mlp (DP-SGD plan)");
+    }
+  }
+  std::unique_ptr<problems::mlp_classifier<double>> objective_subset;
+  if (o.objective_rows && *o.objective_rows < train.size()) {
+    std::vector<int> y(train.labels().begin(), train.labels().begin() + *o.objective_rows);
+    objective_subset = std::make_unique<problems::mlp_classifier<double>>(
+        train.features().leftCols(*o.objective_rows), std::move(y), o.hidden, 10, o.mu);
+  }
+  const problems::mlp_classifier<double>& objective_set =
+      objective_subset ? *objective_subset : train;
+  philox_stream init(o.seed, 0x1417);
+  const vector<double> w0 = train.initial_point(init);
+  const auto is_checkpoint = [&](long long t) {
+    return t % o.eval_every == 0 || t == o.iterations ||
+           (o.early_every && t <= o.early_until && t % *o.early_every == 0);
+  };
+
+  io::json out = io::json::object();
+  out["schema"] = "dpref.linesearch.mlp/1";
+  out["config"] = io::fields_value(o);
+  out["data"] = o.synthetic_n ? std::string("synthetic") : o.data_dir;
+  out["n_train"] = train.size();
+  out["n_test"] = test.size();
+  out["input_dimension"] = train.input_dimension();
+  out["parameters"] = train.dimension();
+  out["objective_on"] = objective_subset
+                            ? "first " + std::to_string(*o.objective_rows) + " training examples"
+                            : std::string("full training set");
+  io::json runs = io::json::array();
+  for (const algorithm a : o.algorithms) {
+    const std::string name(io::enum_to_string(a));
+    io::json checkpoints = io::json::array();
+    long long updates = 0;
+    const auto t0 = std::chrono::steady_clock::now();
+    double eval_seconds = 0;
+    const auto checkpoint = [&](long long t, const vector<double>& w) {
+      const auto e0 = std::chrono::steady_clock::now();
+      const double obj = objective_set.value(w), acc = test.accuracy(w);
+      eval_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - e0).count();
+      const double wsq = w.squaredNorm();
+      checkpoints.push_back({{"iteration", t},
+                             {"objective", obj},
+                             {"cross_entropy", obj - o.mu * wsq / 2},  // F(w) − (μ/2)‖w‖²
+                             {"w_squared_norm", wsq},
+                             {"test_accuracy", acc},
+                             {"updates", updates}});
+      say(name + " t=" + std::to_string(t) + " objective=" + io::format_real(obj) +
+          " test_accuracy=" + io::format_real(acc));
+    };
+    checkpoint(0, w0);
+    params<double> p = a == algorithm::blsgd ? detail::section57_blsgd(o, rho_blsgd) : sgd;
+    p.w0 = w0;
+    p.observer = [&](long long t, const vector<double>& w) {
+      ++updates;
+      if (is_checkpoint(t)) checkpoint(t, w);
+    };
+    const philox_stream stream(o.seed, a == algorithm::blsgd ? 1 : 2);
+    const result<double> r = run(train, p, stream);
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    say(name + ": " + io::format_real((seconds - eval_seconds) /
+                                      static_cast<double>(std::max<long long>(1, r.iterations))) +
+        " s per iteration (training), " + io::format_real(eval_seconds) + " s evaluating");
+    io::json run_out = io::json::object();
+    run_out["algorithm"] = name;
+    run_out["status"] = std::string(to_string(r.status));
+    run_out["message"] = r.message;
+    run_out["rho_iter"] = a == algorithm::blsgd ? rho_blsgd : rho_sgd;
+    run_out["privacy"] = privacy_value(r.privacy);
+    run_out["calls"] = io::fields_value(r.calls);
+    run_out["steps"] = a == algorithm::blsgd ? io::to_value(r.steps) : io::json(nullptr);
+    if (a == algorithm::blsgd)
+      run_out["noise"] = {
+          {"gradient_sigma_over_C", 1 / std::sqrt(2 * *p.rho_grad0)},
+          {"btls_sigma1_sigma2", {o.C_obj * std::sqrt(3 / (2 * *p.ls_budget0)),
+                                  o.C_obj * std::sqrt(3 / *p.ls_budget0)}}};
+    else
+      run_out["noise"] = {{"noise_multiplier", *r.noise_multiplier}};
+    io::json np = non_private_value(r);
+    np.erase("objective");
+    np.erase("training_accuracy");
+    np["checkpoints"] = std::move(checkpoints);
+    run_out["non_private"] = std::move(np);
+    runs.push_back(std::move(run_out));
+  }
+  out["runs"] = std::move(runs);
+  return out;
+}
+
+}  // namespace dpref::linesearch

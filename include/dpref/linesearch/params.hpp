@@ -1,0 +1,343 @@
+// Parameters, problem description and configuration of the linesearch paper (Chen–Lee, DP
+// backtracking line search), in the shape of spec/architecture.md (ARCH.PARAMS, ARCH.FIELDS):
+// plain structs with defaults, a field list (JSON keys = C++ members = CLI flags with '_' -> '-')
+// and validate() with one message shape "linesearch::params.<field> must be <cond>, got <v>".
+//
+// Defaults: linesearch §5.4 for convex models (δ = 1e-8, q = 0.1, C_grad = 3, C_obj = 1,
+// ξ = 0.3, α = 0.5, β = 0.8, τ = 10, ς = 1.2, φ_max = 1.1, φ_min = 0.5, ψ = 0.8, ζ = 0.05,
+// ε_iter = ε/100), orders 2..500, the proven SVT bound (errata LS-E1), joint amplification of
+// the calls on one Poisson sample (LS.BATCH). The default problem is a synthetic data set of the
+// size of the paper's Fertility data (n = 250,000, d = 10): at ε = 0.2 and n = 5,000 (the earlier
+// default) the NOISYBTLS noise Lap(2C_obj/ε_BT) = Lap(1000) dwarfs the clipped-sum decrease of a
+// ~500-example batch and the run diverges (spec/linesearch.md "Defaults").
+// spec/linesearch.md LS.PARAMS, LS.API.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <functional>
+#include <limits>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "dpref/accounting/svt.hpp"
+#include "dpref/io/fields.hpp"
+#include "dpref/linesearch/noisy_btls.hpp"
+#include "dpref/params.hpp"
+#include "dpref/problems/margin_losses.hpp"
+#include "dpref/scalar.hpp"
+
+namespace dpref::linesearch {
+
+/// The algorithms of the paper (§4) and its baselines (§5.3).
+enum class algorithm {
+  blsgd,       ///< DP-BLSGD (Algorithms 1–3)
+  blsgd_ac,    ///< DP-BLSGD-AC: DP-BLSGD with the clipping decay (9)
+  blgd,        ///< DP-BLGD: full batch (q = 1) with DP-AGD's GradAvg budget increase
+  dpsgd,       ///< DP-SGD (Abadi et al. 2016), fixed step, T steps
+  dpagd,       ///< DP-AGD (Lee & Kifer 2018), full batch
+  outpert,     ///< output perturbation (Chaudhuri et al. 2011 Algorithm 1)
+  objpert,     ///< objective perturbation (Chaudhuri et al. 2011 Algorithm 2)
+  nonprivate,  ///< NON-PRIVATE: the exact minimiser (Newton–CG); not private
+  majority     ///< MAJORITY: predict the training majority class; not private
+};
+constexpr auto enum_names(algorithm) {
+  return std::array{std::pair{algorithm::blsgd, std::string_view("blsgd")},
+                    std::pair{algorithm::blsgd_ac, std::string_view("blsgd_ac")},
+                    std::pair{algorithm::blgd, std::string_view("blgd")},
+                    std::pair{algorithm::dpsgd, std::string_view("dpsgd")},
+                    std::pair{algorithm::dpagd, std::string_view("dpagd")},
+                    std::pair{algorithm::outpert, std::string_view("outpert")},
+                    std::pair{algorithm::objpert, std::string_view("objpert")},
+                    std::pair{algorithm::nonprivate, std::string_view("nonprivate")},
+                    std::pair{algorithm::majority, std::string_view("majority")}};
+}
+/// Whether an algorithm is private at all (nonprivate and majority are not: no guarantee).
+constexpr bool is_private(algorithm a) {
+  return a != algorithm::nonprivate && a != algorithm::majority;
+}
+
+/// Budget allocation strategy of CHEB (linesearch §5.5, Figure 1e: "adap", "must", "no").
+enum class budget_strategy {
+  adaptive,  ///< "adap": Algorithm 3 as printed (angle test (8))
+  must,      ///< "must": always increase ρ_grad and the line-search budget
+  none       ///< "no": never increase (the second gradient is still averaged in)
+};
+constexpr auto enum_names(budget_strategy) {
+  return std::array{std::pair{budget_strategy::adaptive, std::string_view("adaptive")},
+                    std::pair{budget_strategy::must, std::string_view("must")},
+                    std::pair{budget_strategy::none, std::string_view("none")}};
+}
+
+/// The run's budget filter for calls that read the same Poisson sample (deviation 2 of
+/// spec/linesearch.md). The ledger always records the sound joint events; per_call only changes
+/// when the run stops (it reproduces §4.3 as printed, which under-counts: allow_over_budget).
+enum class batch_accounting {
+  joint,    ///< default: one subsampled mechanism per sample (sound)
+  per_call  ///< §4.3 as printed: every call amplified separately (under-counts, LS.BATCH)
+};
+constexpr auto enum_names(batch_accounting) {
+  return std::array{std::pair{batch_accounting::joint, std::string_view("joint")},
+                    std::pair{batch_accounting::per_call, std::string_view("per_call")}};
+}
+
+/// Margin loss of the linear ERM problem (linesearch §5.1).
+enum class loss_kind { logistic, hinge, huberized_hinge };
+constexpr auto enum_names(loss_kind) {
+  return std::array{std::pair{loss_kind::logistic, std::string_view("logistic")},
+                    std::pair{loss_kind::hinge, std::string_view("hinge")},
+                    std::pair{loss_kind::huberized_hinge, std::string_view("huberized_hinge")}};
+}
+template <real_scalar Real>
+problems::margin_loss<Real> margin_loss_of(loss_kind k) {
+  switch (k) {
+    case loss_kind::hinge:
+      return problems::margin_loss<Real>::hinge();
+    case loss_kind::huberized_hinge:
+      return problems::margin_loss<Real>::huberized_hinge();
+    case loss_kind::logistic:
+      break;
+  }
+  return problems::margin_loss<Real>::logistic();
+}
+
+/// Work bounds lifted by params.force (memory bounds are never lifted).
+inline constexpr long long max_iterations_bound = 10000000;  ///< adaptive algorithms' cap
+inline constexpr long long iterations_bound = 1000000;       ///< fixed-length T
+inline constexpr long long max_order_work_bound = 1024;      ///< RDP orders without force
+inline constexpr long long max_order_bound = 4096;           ///< the ledger's limit (always)
+
+/// Observer called after every update with (iterations so far, w) (e.g. the evaluation
+/// checkpoints of §5.7); it must not read the private data.
+template <real_scalar Real>
+using update_observer = std::function<void(long long, const vector<Real>&)>;
+
+/// Parameters of every algorithm of the paper (params.algorithm selects one; fields that an
+/// algorithm does not use are ignored by it and say so). @spec ARCH.PARAMS LS.PARAMS
+template <real_scalar Real>
+struct params {
+  linesearch::algorithm algorithm = linesearch::algorithm::blsgd;
+  Real epsilon = Real(1) / 5;         ///< requested ε (a bound; §5.6 headline ε = 0.2)
+  Real delta = Real(1) / 100000000;   ///< requested δ (§5.4: 1e-8)
+  bool allow_over_budget = false;     ///< paper-reproduction modes only (see validate)
+  long long max_order = 500;          ///< RDP orders 2..max_order (§4.3)
+  Real q = Real(1) / 10;              ///< Poisson sampling ratio (blsgd, blsgd_ac, dpsgd)
+  Real C_grad = Real(3);              ///< gradient clipping threshold (6) = ℓ2 sensitivity
+  Real C_obj = Real(1);               ///< objective clipping threshold (Theorem 1, LS-E2) = Δ_q
+  Real xi = Real(3) / 10;             ///< budget increase rate ξ
+  Real alpha = Real(1) / 2;           ///< Armijo α of (2)
+  Real beta = Real(4) / 5;            ///< backtracking factor β
+  long long max_it = 20;              ///< NOISYBTLS queries per call (not in the paper)
+  btls_noise noise = btls_noise::laplace;
+  bool fallback_min_step = false;     ///< §5.7: β^max_it·η0 instead of 0 (fixed plan of T steps)
+  long long tau = 10;                 ///< intelligent backtracking period τ (§4.2)
+  Real varsigma = Real(6) / 5;        ///< ς (§4.2)
+  Real phi_max = Real(11) / 10;       ///< φ_max of (8)
+  Real phi_min = Real(1) / 2;         ///< φ_min of (8)
+  Real psi = Real(4) / 5;             ///< ψ of (7)
+  Real zeta = Real(1) / 20;           ///< ζ of (9) (blsgd_ac)
+  Real eps_iter_divisor = Real(100);  ///< ε_iter = ε/100 = ε/(2·50) (§5.4)
+  Real eta0 = Real(1);                ///< initial step size η0 (public; not in the paper)
+  budget_strategy strategy = budget_strategy::adaptive;
+  accounting::svt_bound svt_bound = accounting::svt_bound::proven;  ///< filter's SVT bound
+  linesearch::batch_accounting batch_accounting = linesearch::batch_accounting::joint;
+  bool armijo_mean_scaling = false;  ///< Armijo term × m̄ (the sum form of (2))
+  std::optional<Real> rho_grad0;     ///< initial ρ_grad (absent: ε_iter²/2, §5.4)
+  std::optional<Real> ls_budget0;    ///< initial ε_BT / ρ_BT (absent: ε_iter / ε_iter²/2)
+  std::optional<vector<Real>> w0;    ///< data-independent start (absent: 0)
+  long long max_iterations = 1000000;  ///< safety cap of the adaptive algorithms
+  long long iterations = 50;           ///< T: DP-SGD's steps; DP-BLSGD's with fallback_min_step
+  bool trace = false;                  ///< record the selected steps and F(w_t) (non-private)
+  Real sgd_eta = Real(1);              ///< DP-SGD's fixed step size (public)
+  std::optional<Real> noise_multiplier;  ///< DP-SGD's s (absent: the smallest certified one)
+  Real gamma = Real(1) / 10;             ///< DP-AGD's budget increase rate
+  Real max_step = Real(2);               ///< DP-AGD's initial α_max
+  long long candidates = 20;             ///< DP-AGD: |Φ| − 1
+  std::optional<Real> R;  ///< outpert/objpert: public bound on ‖x‖₂ (absent: √d, x ∈ [0,1]^d)
+  bool force = false;     ///< lift the work bounds (iterations, orders); memory bounds stay
+
+  /// Runtime hooks (not fields): observer after every update; progress text (stderr in the CLI).
+  update_observer<Real> observer{};
+  std::function<void(const std::string&)> progress{};
+
+  template <class V>
+  void fields(V&& v) {
+    v("algorithm", algorithm,
+      "blsgd, blsgd_ac, blgd, dpsgd, dpagd, outpert, objpert, nonprivate or majority");
+    v("epsilon", epsilon, "requested ε > 0: a bound, the run fails or stops rather than exceed it");
+    v("delta", delta, "requested δ in (0, 1)");
+    v("allow_over_budget", allow_over_budget,
+      "reproduce the paper's unproven accounting (svt_bound unproven_eq4_5, batch_accounting "
+      "per_call, an explicit noise_multiplier/budget above the request): report budget_met "
+      "false instead of failing");
+    v("max_order", max_order, "RDP orders 2..max_order (<= 1024, or 4096 with force)");
+    v("q", q, "Poisson sampling ratio in (0, 1] (blsgd, blsgd_ac, dpsgd; blgd/dpagd: full batch)");
+    v("C_grad", C_grad, "gradient clipping threshold (6), the ℓ2 sensitivity of a gradient sum");
+    v("C_obj", C_obj, "objective clipping threshold, the sensitivity of a query (Theorem 1)");
+    v("xi", xi, "CHEB / GradAvg budget increase rate ξ in (0, 10]");
+    v("alpha", alpha, "Armijo α in (0, 1)");
+    v("beta", beta, "backtracking factor β in (0, 1)");
+    v("max_it", max_it, "NOISYBTLS queries per call in [1, 1000]");
+    v("noise", noise, "NOISYBTLS noise: laplace (Theorem 1) or gaussian (Theorem 3)");
+    v("fallback_min_step", fallback_min_step,
+      "§5.7: a failed search returns β^max_it·η0 (no CHEB; a fixed plan of `iterations` steps)");
+    v("tau", tau, "intelligent backtracking period τ >= 1");
+    v("varsigma", varsigma, "ς > 1 (η0 <- min(ς max Ω, η0 initial))");
+    v("phi_max", phi_max, "φ_max > 1 of (8)");
+    v("phi_min", phi_min, "φ_min in (0, 1) of (8)");
+    v("psi", psi, "ψ in (0, 1) of (7)");
+    v("zeta", zeta, "clipping decay ζ in [0, 1) of (9) (blsgd_ac)");
+    v("eps_iter_divisor", eps_iter_divisor, "ε_iter = ε / eps_iter_divisor (§5.4: 100)");
+    v("eta0", eta0, "initial step size η0 in (0, 1e6]");
+    v("strategy", strategy, "CHEB budget strategy: adaptive, must or none (Figure 1e)");
+    v("svt_bound", svt_bound,
+      "NOISYBTLS RDP in the budget filter: proven (LS-E1) or unproven_eq4_5 (the paper's (4)/(5); "
+      "needs allow_over_budget)");
+    v("batch_accounting", batch_accounting,
+      "budget filter for calls on one sample: joint (sound) or per_call (§4.3 as printed; needs "
+      "allow_over_budget)");
+    v("armijo_mean_scaling", armijo_mean_scaling, "Armijo term αη·m̄·‖g‖² (sum form of (2))");
+    v("rho_grad0", rho_grad0, "initial ρ_grad > 0 (absent: ε_iter²/2)");
+    v("ls_budget0", ls_budget0, "initial line-search budget > 0 (absent: ε_iter or ε_iter²/2)");
+    v("w0", w0, "data-independent start (absent: 0); its length is the dimension");
+    v("max_iterations", max_iterations,
+      "cap on the iterations of the adaptive algorithms (<= 1e7, or more with force)");
+    v("iterations", iterations,
+      "T: DP-SGD's steps, DP-BLSGD's with fallback_min_step (<= 1e6, or more with force)");
+    v("trace", trace, "record the selected steps and the (non-private) objective after each update");
+    v("sgd_eta", sgd_eta, "DP-SGD's fixed step size in (0, 1e6]");
+    v("noise_multiplier", noise_multiplier,
+      "DP-SGD's noise multiplier s > 0 (absent: the smallest whose certified ε <= epsilon)");
+    v("gamma", gamma, "DP-AGD's budget increase rate in (0, 10]");
+    v("max_step", max_step, "DP-AGD's initial largest step α_max in (0, 1e6]");
+    v("candidates", candidates, "DP-AGD: number of non-zero candidate steps in [1, 10000]");
+    v("R", R, "outpert/objpert: public bound on ‖x‖₂ > 0 (absent: √d, features in [0, 1]^d)");
+    v("force", force, "lift the work bounds on iterations and orders (memory bounds stay)");
+  }
+
+  /// @throws invalid_parameter "linesearch::params.<field> must be <condition>, got <value>"
+  void validate() const {
+    const param_checker c("linesearch::params");
+    // x in (lo, hi] (finite); the condition text names the interval.
+    const auto open_closed = [&](std::string_view field, const Real& x, const Real& lo,
+                                 const Real& hi, std::string_view condition) {
+      c.require(is_finite_value(x) && x > lo && x <= hi, field, condition, x);
+    };
+    const auto open = [&](std::string_view field, const Real& x, std::string_view condition) {
+      c.require(is_finite_value(x) && x > Real(0) && x < Real(1), field, condition, x);
+    };
+    open_closed("epsilon", epsilon, Real(0), Real(1000000), "finite and in (0, 1e6]");
+    open("delta", delta, "in (0, 1)");
+    c.at_least<long long>("max_order", max_order, 2, force ? max_order_bound : max_order_work_bound);
+    c.rate("q", q);
+    open_closed("C_grad", C_grad, Real(0), Real(1e12), "finite and in (0, 1e12]");
+    open_closed("C_obj", C_obj, Real(0), Real(1e12), "finite and in (0, 1e12]");
+    open_closed("xi", xi, Real(0), Real(10), "in (0, 10]");
+    open("alpha", alpha, "in (0, 1)");
+    open("beta", beta, "in (0, 1)");
+    c.at_least<long long>("max_it", max_it, 1, 1000);
+    c.at_least<long long>("tau", tau, 1, 1000000000);
+    open_closed("varsigma", varsigma, Real(1), Real(1000), "in (1, 1000]");
+    open_closed("phi_max", phi_max, Real(1), Real(1000), "in (1, 1000]");
+    open("phi_min", phi_min, "in (0, 1)");
+    open("psi", psi, "in (0, 1)");
+    c.require(is_finite_value(zeta) && zeta >= Real(0) && zeta < Real(1), "zeta", "in [0, 1)",
+              zeta);
+    c.in_closed("eps_iter_divisor", eps_iter_divisor, Real(1), Real(1e9), "in [1, 1e9]");
+    open_closed("eta0", eta0, Real(0), Real(1000000), "in (0, 1e6]");
+    if (rho_grad0) open_closed("rho_grad0", *rho_grad0, Real(0), Real(1e12), "in (0, 1e12]");
+    if (ls_budget0) open_closed("ls_budget0", *ls_budget0, Real(0), Real(1e12), "in (0, 1e12]");
+    if (w0) {
+      c.require(w0->size() >= 1, "w0", "non-empty when given (absent: 0)", w0->size());
+      for (Eigen::Index j = 0; j < w0->size(); ++j) c.finite("w0", (*w0)[j]);
+    }
+    c.at_least<long long>("max_iterations", max_iterations, 1,
+                          force ? std::numeric_limits<long long>::max() / 4 : max_iterations_bound);
+    c.at_least<long long>("iterations", iterations, 1,
+                          force ? std::numeric_limits<long long>::max() / 4 : iterations_bound);
+    open_closed("sgd_eta", sgd_eta, Real(0), Real(1000000), "in (0, 1e6]");
+    if (noise_multiplier)
+      open_closed("noise_multiplier", *noise_multiplier, Real(0), Real(1e12), "in (0, 1e12]");
+    open_closed("gamma", gamma, Real(0), Real(10), "in (0, 10]");
+    open_closed("max_step", max_step, Real(0), Real(1000000), "in (0, 1e6]");
+    c.at_least<long long>("candidates", candidates, 1, 10000);
+    if (R) open_closed("R", *R, Real(0), Real(1e12), "in (0, 1e12]");
+    // Paper-reproduction modes (ARCH.BUDGET): the paper's SVT bound (4)/(5) is unproven (LS-E1)
+    // and §4.3's separate amplification under-counts (LS.BATCH); as budget filters they can let
+    // the certified guarantee exceed the request, so they must be asked for explicitly.
+    if (svt_bound != accounting::svt_bound::proven)
+      c.require(allow_over_budget, "svt_bound",
+                "proven unless allow_over_budget is set (the paper's (4)/(5) is not a proven "
+                "bound, errata LS-E1)",
+                std::string(io::enum_to_string(svt_bound)));
+    if (batch_accounting != linesearch::batch_accounting::joint)
+      c.require(allow_over_budget, "batch_accounting",
+                "joint unless allow_over_budget is set (§4.3's per-call amplification "
+                "under-counts, LS.BATCH)",
+                std::string(io::enum_to_string(batch_accounting)));
+  }
+};
+
+/// How the linear ERM problem is built from public inputs (spec/architecture.md step 3).
+/// @spec LS.API
+template <real_scalar Real>
+struct problem_spec {
+  std::string data;                   ///< CSV (label,features) or LIBSVM (.svm); "" = synthetic
+  std::optional<long long> max_rows;  ///< keep every k-th row so that at most this many remain
+  long long synthetic_n = 250000;     ///< synthetic examples (Fertility-sized; see file comment)
+  long long synthetic_d = 10;         ///< synthetic dimension
+  std::uint64_t synthetic_seed = 20261121;  ///< generator seed of the synthetic data
+  loss_kind loss = loss_kind::logistic;
+  Real mu = Real(1) / 1000;  ///< L2 regularisation μ (§5.1)
+
+  template <class V>
+  void fields(V&& v) {
+    v("data", data, "CSV (label,features) or LIBSVM (.svm) file; empty: synthetic data");
+    v("max_rows", max_rows, "keep every k-th row so that at most max_rows >= 1 remain");
+    v("synthetic_n", synthetic_n, "synthetic examples in [1, 1e7] (n·d <= 2^26)");
+    v("synthetic_d", synthetic_d, "synthetic dimension in [1, 100000] (n·d <= 2^26)");
+    v("synthetic_seed", synthetic_seed, "seed of the synthetic data generator");
+    v("loss", loss, "logistic, hinge or huberized_hinge");
+    v("mu", mu, "L2 regularisation μ in [0, 1e6]");
+  }
+  /// Memory bound of the dense data (never lifted): n·d <= 2^26 values.
+  static constexpr long long max_cells = 1LL << 26;
+  void validate() const {
+    const param_checker c("linesearch::problem");
+    if (max_rows) c.at_least<long long>("max_rows", *max_rows, 1, 100000000);
+    c.at_least<long long>("synthetic_n", synthetic_n, 1, 10000000);
+    c.at_least<long long>("synthetic_d", synthetic_d, 1, 100000);
+    if (data.empty())
+      c.require(synthetic_n <= max_cells / synthetic_d, "synthetic_n",
+                "<= 2^26 / synthetic_d (memory bound on n·d)", synthetic_n);
+    c.require(data.size() <= 4096, "data", "a path of at most 4096 characters", data.size());
+    c.in_closed("mu", mu, Real(0), Real(1000000), "finite and in [0, 1e6]");
+  }
+};
+
+/// The `--params` document of `dpref linesearch run` and the "config" of its result.
+/// @spec LS.API ARCH.RUN
+template <real_scalar Real>
+struct config {
+  problem_spec<Real> problem{};
+  linesearch::params<Real> params{};
+  std::uint64_t seed = 20261121;  ///< the run's stream is philox_stream(seed, stream)
+  std::uint64_t stream = 0;
+
+  template <class V>
+  void fields(V&& v) {
+    v("problem", problem, "how the data are built (public inputs)");
+    v("params", params, "algorithm and parameters");
+    v("seed", seed, "seed of the run's Philox stream");
+    v("stream", stream, "stream id of the run's Philox stream");
+  }
+  void validate() const {
+    problem.validate();
+    params.validate();
+  }
+};
+
+}  // namespace dpref::linesearch
