@@ -17,14 +17,15 @@
 #include <vector>
 
 #include "dpref/conformance/registry.hpp"
+#include "dpref/ev/json.hpp"
 #include "dpref/linesearch/run_json.hpp"
 
 namespace dpref::papers {
 
-/// run_json entry points, one line per paper (none yet: the papers' run_json is being written).
+/// run_json entry points, one line per paper.
 inline const std::vector<conformance::paper_runner>& runners() {
   static const std::vector<conformance::paper_runner> table = {
-      // DPREF_PAPER_RUNNER("ev", ::dpref::ev),
+      DPREF_PAPER_RUNNER("ev", ::dpref::ev),
       DPREF_PAPER_RUNNER("linesearch", ::dpref::linesearch),
   };
   return table;
