@@ -15,7 +15,7 @@ namespace dpref {
 
 namespace bmp = boost::multiprecision;
 
-/// 50 significant decimal digits (166-bit significand), expression templates off (DESIGN §3).
+/// 50 significant decimal digits (166-bit significand), expression templates off (spec/random.md, spec/architecture.md ARCH.NUMBERS).
 using mp50 = bmp::number<bmp::cpp_bin_float<50>, bmp::et_off>;
 /// Runtime-precision MPFR float; precision from `mpfr_real::default_precision(digits10)`.
 using mpfr_real = bmp::number<bmp::mpfr_float_backend<0>, bmp::et_off>;

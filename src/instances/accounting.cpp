@@ -1,5 +1,5 @@
 // Explicit instantiations of the privacy-accounting templates for every dpref scalar
-// (DESIGN §3, spec/accounting.md). Consumers see matching `extern template` declarations.
+// (spec/accounting.md). Consumers see matching `extern template` declarations.
 #include "dpref/accounting/accounting.hpp"
 
 namespace dpref::accounting {

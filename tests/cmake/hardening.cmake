@@ -9,3 +9,24 @@ if(TARGET dpref_cli)
     set_tests_properties(HARD_CATALOGUE_${part} PROPERTIES LABELS unit TIMEOUT 900)
   endforeach()
 endif()
+
+# HARD.FUZZ in every build: each libFuzzer target's entry point replays its committed seed
+# corpus through tests/fuzz/replay_main.cpp (the fuzz preset runs the fuzzers themselves).
+if(NOT DPREF_FUZZ AND NOT DPREF_TSAN)
+  function(dpref_add_corpus_replay name source)
+    cmake_parse_arguments(ARG "" "" "DEFINES" ${ARGN})
+    add_executable(replay_${name} ${PROJECT_SOURCE_DIR}/tests/fuzz/${source}
+                                  ${PROJECT_SOURCE_DIR}/tests/fuzz/replay_main.cpp)
+    target_link_libraries(replay_${name} PRIVATE dpref::dpref)
+    dpref_set_warnings(replay_${name})
+    target_compile_definitions(replay_${name} PRIVATE ${ARG_DEFINES})
+    add_test(NAME HARD_FUZZ_replay_${name}
+             COMMAND replay_${name} ${PROJECT_SOURCE_DIR}/tests/fuzz/corpus/${name})
+    set_tests_properties(HARD_FUZZ_replay_${name} PROPERTIES LABELS unit TIMEOUT 120)
+  endfunction()
+  dpref_add_corpus_replay(json_ledger fuzz_json_ledger.cpp)
+  dpref_add_corpus_replay(csv fuzz_datasets.cpp DEFINES DPREF_FUZZ_READER=1)
+  dpref_add_corpus_replay(libsvm fuzz_datasets.cpp DEFINES DPREF_FUZZ_READER=2)
+  dpref_add_corpus_replay(idx fuzz_datasets.cpp DEFINES DPREF_FUZZ_READER=3)
+  dpref_add_corpus_replay(base_load fuzz_base_load.cpp)
+endif()

@@ -1,4 +1,4 @@
-// Umbrella header of the privacy-accounting layer (DESIGN §5, spec/accounting.md).
+// Umbrella header of the privacy-accounting layer (spec/accounting.md).
 #pragma once
 
 #include "dpref/accounting/analytic_gaussian.hpp"

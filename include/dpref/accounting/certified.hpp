@@ -1,4 +1,4 @@
-// Certified rounding for the accounting layer (DESIGN §5, spec ACC.CERT.UP).
+// Certified rounding for the accounting layer (spec/accounting.md ACC.CERT.UP).
 //
 // Every accounting quantity is evaluated in MPFR at a working precision W = max(256, p + 128)
 // bits (p = significand bits of the caller's scalar), then widened by a relative (and, where the

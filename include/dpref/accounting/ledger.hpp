@@ -1,4 +1,4 @@
-// Privacy ledger and budget (DESIGN §5): a ledger records every mechanism event of a run; a
+// Privacy ledger and budget (spec/accounting.md): a ledger records every mechanism event of a run; a
 // budget refuses — by throwing budget_exceeded BEFORE recording, hence before any noise is
 // drawn — the event that would overspend.
 #pragma once

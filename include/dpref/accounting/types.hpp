@@ -1,4 +1,4 @@
-// Privacy types of the accounting layer (DESIGN §5): pure ε-DP, approximate (ε, δ)-DP and
+// Privacy types of the accounting layer (spec/accounting.md): pure ε-DP, approximate (ε, δ)-DP and
 // Rényi-DP curves ε(α) on a grid of orders.
 #pragma once
 

@@ -1,0 +1,16 @@
+# The one run contract, checked the same way for every paper (spec/architecture.md ARCH.RUN,
+# ARCH.CLI; tests/cli/check_contract.py): schema, shared statuses, same config → same bytes,
+# the echoed config reproduces the run, the shared flag vocabulary, flags == --params values,
+# refusals with exit codes 2/3. Every paper with an examples/<paper>.json is listed here.
+if(TARGET dpref_cli)
+  foreach(paper ev linesearch)
+    add_test(NAME ARCH_RUN_contract_${paper}
+             COMMAND /usr/bin/python3 ${PROJECT_SOURCE_DIR}/tests/cli/check_contract.py run
+                     $<TARGET_FILE:dpref_cli> ${paper})
+    add_test(NAME ARCH_CLI_contract_${paper}
+             COMMAND /usr/bin/python3 ${PROJECT_SOURCE_DIR}/tests/cli/check_contract.py cli
+                     $<TARGET_FILE:dpref_cli> ${paper})
+    set_tests_properties(ARCH_RUN_contract_${paper} ARCH_CLI_contract_${paper}
+                         PROPERTIES LABELS unit TIMEOUT 900)
+  endforeach()
+endif()
