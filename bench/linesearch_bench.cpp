@@ -82,10 +82,10 @@ const problems::linear_erm<double>& fertility() {
 void BM_dp_blsgd_250k(benchmark::State& state) {
   const auto& P = fertility();
   linesearch::params<double> p;
-  p.eps = 0.2;
+  p.epsilon = 0.2;
   long long iters = 0;
   for (auto _ : state) {
-    const auto r = linesearch::dp_blsgd(P, p, philox_stream(7));
+    const auto r = linesearch::run(P, p, philox_stream(7));
     iters = r.calls.iterations;
     benchmark::DoNotOptimize(r.w.data());
   }

@@ -140,7 +140,10 @@ namespace detail {
   throw std::invalid_argument(msg + ": " + what);
 }
 inline std::string shown_text(std::string_view s) {
-  return "'" + std::string(s.substr(0, 80)) + (s.size() > 80 ? "...'" : "'");
+  std::string out(1, '\'');  // appended piecewise: GCC 12's -Wrestrict misfires on "x" + str
+  out.append(s.substr(0, 80));
+  out.append(s.size() > 80 ? "...'" : "'");
+  return out;
 }
 }  // namespace detail
 
