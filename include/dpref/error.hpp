@@ -14,13 +14,15 @@
 namespace dpref {
 
 namespace detail {
-/// Text of a value for messages: the shortest text that round-trips for double, all digits
-/// for other floating-point types.
+/// Text of a value for messages: the shortest text that round-trips for double (integers below
+/// 2^53 in plain digits: "10000000", not "1e+07"), all digits for other floating-point types.
 template <class T>
 std::string to_text(const T& v) {
   if constexpr (std::is_same_v<T, double>) {
     char buf[40];
-    const auto r = std::to_chars(buf, buf + sizeof buf, v);
+    const bool plain_integer = std::isfinite(v) && std::abs(v) < 0x1p53 && std::trunc(v) == v;
+    const auto r = plain_integer ? std::to_chars(buf, buf + sizeof buf, v, std::chars_format::fixed)
+                                 : std::to_chars(buf, buf + sizeof buf, v);
     return std::string(buf, r.ptr);
   } else {
     std::ostringstream os;

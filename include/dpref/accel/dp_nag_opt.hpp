@@ -2,7 +2,7 @@
 //   b_t = S₁ Σ_j a_{T,j}^{1/3} / (a_{T,t}^{1/3} n ε)   (4.5), a_{T,t} = (1 − √(μα))^{T−t} α(1 +
 //   αL),
 // and, when params.E0 is set, T′ ≤ T minimising the bound (4.6) (Remark 4.1; accel §5 uses
-// E0 = 10). For m < n (Remark 4.2) the same ε_t split is used and b_t solves (3.3) for ε_t, so
+// E0 = 10; the paper's (4.3)/(4.6), not the authors' code's weights: errata ACC-E6). For m < n (Remark 4.2) the same ε_t split is used and b_t solves (3.3) for ε_t, so
 // the ledger still sums to ε. a_{T,t} increases with t (errata ACC-E5), so b_t decreases.
 #pragma once
 
