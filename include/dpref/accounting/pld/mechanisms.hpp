@@ -187,7 +187,8 @@ inline direction_law integer_mixture_law(const integer_noise& mu, const mixture_
     }
   const std::int64_t k = mu.reach(tail);
   const auto zlo = static_cast<std::int64_t>(smin) - k, zhi = static_cast<std::int64_t>(smax) + k;
-  const auto [in_lo, in_hi] = mu.inv_norm();
+  const auto inv = mu.inv_norm();  // not a structured binding: clang 14 cannot capture one
+  const ld in_lo = inv.first, in_hi = inv.second;
   direction_law law;
   auto mix_log = [&](const std::vector<std::pair<ld, ld>>& side, ld z) {
     // log Σ w e^{log_u(z - a)}
