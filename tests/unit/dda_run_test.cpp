@@ -202,6 +202,31 @@ TEST(DDA_RUN, ResultCarriesStatusLedgerAndCertifiedGuarantee) {
   EXPECT_FALSE((r3.x_bar.array() == r.x_bar.array()).all());
 }
 
+TEST(DDA_LEDGER, HiddenActiveSetsChargeEveryRoundAtRateIotaOverQ) {
+  const auto prob = small_problem();
+  auto p = small_params();
+  const auto net = complete_edges();
+  const auto pub = dda::run(prob, net, p, philox_stream(5));
+  p.active_set_hidden = true;
+  const auto hid = dda::run(prob, net, p, philox_stream(5));
+  const auto& ev = hid.privacy.ledger.events();
+  ASSERT_EQ(ev.size(), 1u);  // no binomial tail: every one of the T rounds is charged
+  EXPECT_EQ(ev[0].count, 300);
+  ASSERT_TRUE(ev[0].sampling.has_value());
+  EXPECT_EQ(ev[0].sampling->sample_size, 0);
+  EXPECT_EQ(ev[0].sampling->rate, 0.2 / 40);  // γ = ι/q
+  EXPECT_EQ(hid.privacy.ledger.options().delta, 1e-5);
+  EXPECT_EQ(pub.privacy.ledger.options().delta, 1e-5 - 1e-5 / 8);
+  EXPECT_EQ(pub.privacy.ledger.options().max_order, 64);
+  EXPECT_LE(hid.privacy.guarantee.epsilon, 0.8);
+  // the ι/q amplification (not dda Definition 1) needs less noise than the public model
+  EXPECT_LT(hid.sigma, pub.sigma);
+  // the realised activity (public schedule): at most k* and about ι T per node
+  long long total = 0;
+  for (auto k : pub.active_rounds) total += k;
+  EXPECT_EQ(total, 2 * 300);  // one edge per round: two active nodes
+}
+
 TEST(DDA_RUN, NonPrivateBaselineClaimsNothing) {
   const auto prob = small_problem();
   auto p = small_params();
