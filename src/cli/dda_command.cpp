@@ -77,19 +77,6 @@ pr::regularizer<double> make_reg(const run_options& o) {
   return o.reg == "l1" ? pr::regularizer<double>::l1(o.phi) : pr::regularizer<double>::l2(o.mu);
 }
 
-network::graph make_graph(const run_options& o) {
-  philox_stream gs(o.seed, 0x6A);
-  if (o.graph == "ring") return network::ring_graph(o.nodes);
-  if (o.graph == "grid") {
-    int r = 1;
-    while ((r + 1) * (r + 1) <= o.nodes) ++r;
-    return network::grid_graph(r, o.nodes / r);
-  }
-  if (o.graph == "rgg") return network::random_geometric_graph<double>(o.nodes, 0.4, gs);
-  if (o.graph == "er") return network::erdos_renyi_graph<double>(o.nodes, 0.3, gs);
-  return network::complete_graph(o.nodes);
-}
-
 json report_json(const dda::calibration_report<double>& r) {
   json j{{"calibration", r.name},
          {"sigma", r.sigma},
@@ -107,91 +94,69 @@ json report_json(const dda::calibration_report<double>& r) {
   return j;
 }
 
-dda::calibration kind_of(const std::string& c) {
-  if (c == "paper") return dda::calibration::paper_theorem1;
-  if (c == "sound") return dda::calibration::sound_chain;
-  return dda::calibration::rdp;
+dda::calibration_kind kind_of(const std::string& c) {
+  if (c == "paper") return dda::calibration_kind::paper_theorem1;
+  if (c == "sound") return dda::calibration_kind::sound_chain;
+  if (c == "none") return dda::calibration_kind::none;
+  return dda::calibration_kind::rdp;
 }
 
-/// One run: JSON with params, privacy (all three calibrations + the one used), ledger, trace.
+/// One study run through dda::run (σ calibrated and the ledger planned by the library): JSON
+/// with params, the three calibrations side by side, the privacy report (ledger), trace.
 template <class F>
 json run_one(const loaded<F>& data, const dda::problem<double, F>& prob,
              const dda::optimum_bracket<double>& opt, const run_options& o,
              const std::vector<dda::calibration_report<double>>* reports = nullptr) {
   using clock = std::chrono::steady_clock;
-  const network::graph g = make_graph(o);
-  const bool node_mode = o.active > 0;
-  const network::gossip_sampler<double> smp(
-      g, node_mode ? network::activation::nodes : network::activation::edges,
-      node_mode ? o.active : o.edges);
-  if (!node_mode && o.graph != "complete" && o.calibration != "none")
-    throw std::invalid_argument(
-        "dpref dda run: edge mode with --graph " + o.graph +
-        ": per-node activation probabilities differ from iota = 2k/n (only K_n is "
-        "edge-transitive); use --active (node mode) or --calibration none");
+  dda::network net;  // K_n, o.edges disjoint edges per round (dda §5)
+  net.nodes = o.nodes;
+  net.activation = dda::activation_mode::edges;
+  net.per_step = o.edges;
   const long long T =
       o.iterations > 0
           ? o.iterations
-          : static_cast<long long>(o.epochs * double(prob.used()) / double(smp.active_per_round()));
-  dda::algorithm_params<double> p;
+          : static_cast<long long>(o.epochs * double(prob.used()) / double(2 * o.edges));
+  dda::params<double> p;
+  p.calibration = kind_of(o.calibration);
+  p.allow_over_budget = p.calibration == dda::calibration_kind::paper_theorem1;
+  p.epsilon = o.eps;
+  p.delta = o.delta;
+  p.delta0 = o.delta0;
+  p.delta_prime = o.delta_prime;
+  p.active_set_hidden = o.hidden;
+  p.max_order = o.max_order;
   p.iterations = T;
   const bool l2 = o.reg == "l2";
   const std::string a = o.a == "auto" ? (l2 ? "t" : "1") : o.a;
   const std::string gs = o.gsched == "auto" ? (l2 ? "const" : "sqrt") : o.gsched;
-  p.a = a == "t" ? dda::weight_schedule::linear : dda::weight_schedule::constant;
-  p.g = gs == "zero"
-            ? dda::gamma_schedule::zero
-            : (gs == "const" ? dda::gamma_schedule::constant : dda::gamma_schedule::sqrt_t);
+  p.a_schedule = a == "t" ? dda::weight_schedule::linear : dda::weight_schedule::constant;
+  p.g_schedule =
+      gs == "zero" ? dda::gamma_schedule::zero
+                   : (gs == "const" ? dda::gamma_schedule::constant : dda::gamma_schedule::sqrt_t);
   p.gamma = o.gamma >= 0 ? o.gamma : (l2 ? 20.0 : 0.01);  // dda §5.2 / §5.3
-  p.threads = o.threads;
+  p.threads = static_cast<int>(o.threads);
   p.fast_noise = o.fast_noise;
   p.trace_every = std::max<long long>(1, T / std::max<long long>(1, o.trace_points));
-  dda::privacy_setup<double> s;
-  s.lipschitz = 1;  // public: records clipped to norm 1, hinge 1-Lipschitz in the margin
-  s.iota = smp.iota();
-  s.q_local = prob.per_node();
-  s.T = T;
-  s.eps = o.eps;
-  s.delta0 = o.delta0;
-  s.delta_prime = o.delta_prime;
-  s.target_delta = o.delta;
-  s.active_set_hidden = o.hidden;
-  s.max_order = o.max_order;
   json out;
-  std::vector<dda::calibration_report<double>> reps;
   if (o.calibration != "none") {
-    if (reports)
+    std::vector<dda::calibration_report<double>> reps;
+    if (reports) {
       reps = *reports;
-    else
+    } else {
+      const auto s = dda::setup_of(p, net.sampler<double>().iota(), prob.per_node());
       for (auto k :
            {dda::calibration::paper_theorem1, dda::calibration::sound_chain, dda::calibration::rdp})
         reps.push_back(dda::calibrate(s, k));
+    }
     json all = json::array();
     for (const auto& r : reps) all.push_back(report_json(r));
     out["calibrations"] = all;
-    const auto& used = reps[static_cast<std::size_t>(kind_of(o.calibration))];
-    p.sigma = used.sigma;
-    out["calibration_used"] = used.name;
   }
   const auto t0 = clock::now();
-  const auto res = dda::run_dp_dda(prob, smp, p, philox_stream(o.seed, 1));
+  const auto res = dda::run(prob, net, p, philox_stream(o.seed, 1));
   const double seconds = std::chrono::duration<double>(clock::now() - t0).count();
-  long long maxk = 0;
-  for (auto k : res.active_rounds) maxk = std::max(maxk, k);
-  if (o.calibration != "none") {
-    const auto& used = reps[static_cast<std::size_t>(kind_of(o.calibration))];
-    const auto led = dda::ledger(s, used, o.hidden ? T : std::max<long long>(1, maxk));
-    json ev = json::array();
-    for (const auto& e : led.events()) {
-      json pj;
-      for (const auto& [k, v] : e.params) pj[k] = v;
-      ev.push_back({{"kind", e.kind}, {"params", pj}, {"count", e.count}});
-    }
-    const auto tot = led.total(o.delta);
-    out["ledger"] = {{"events", ev},
-                     {"realised_max_active_rounds", maxk},
-                     {"total_at_realised_rounds", {{"eps", tot.eps}, {"delta", tot.delta}}}};
-  }
+  out["calibration_used"] = res.calibration;
+  out["privacy"] = json::parse(privacy_value(res.privacy).dump());
   json tr = json::array();
   for (const auto& sn : res.trace)
     tr.push_back({{"t", sn.t},
@@ -199,13 +164,13 @@ json run_one(const loaded<F>& data, const dda::problem<double, F>& prob,
                   {"subopt_ytilde", prob.objective(sn.y_tilde) - opt.upper},
                   {"test_accuracy", dda::accuracy<double>(data.Xtest, data.ytest, sn.x_bar)},
                   {"consensus", sn.consensus}});
-  out["command"] = "dda run";
+  out["command"] = "dda study";
   out["data"] = data.name;
   out["params"] = {{"nodes", o.nodes},
-                   {"graph", g.name},
-                   {"mode", node_mode ? "nodes" : "edges"},
-                   {"per_step", node_mode ? o.active : o.edges},
-                   {"iota", s.iota},
+                   {"graph", "complete"},
+                   {"mode", "edges"},
+                   {"per_step", o.edges},
+                   {"iota", res.iota},
                    {"q", prob.per_node()},
                    {"records", prob.used()},
                    {"dimension", prob.dimension()},
@@ -221,7 +186,7 @@ json run_one(const loaded<F>& data, const dda::problem<double, F>& prob,
                    {"delta", o.delta},
                    {"delta_prime", o.delta_prime},
                    {"hidden_active_set", o.hidden},
-                   {"sigma", p.sigma},
+                   {"sigma", res.sigma},
                    {"seed", o.seed},
                    {"threads", o.threads}};
   out["F_star"] = {{"upper", opt.upper}, {"lower", opt.lower}, {"epochs", opt.epochs}};
@@ -285,19 +250,16 @@ void study_dataset(const loaded<F>& data, const study_options& so, json& runs) {
         o.eps = eps;
         o.calibration = "rdp";
         // calibrations once per (data, ι, ε): they do not depend on the regulariser
-        dda::privacy_setup<double> s;
-        const network::gossip_sampler<double> smp(make_graph(o), network::activation::edges, e);
-        s.lipschitz = 1;
-        s.iota = smp.iota();
-        s.q_local = prob.per_node();
-        s.T =
-            static_cast<long long>(o.epochs * double(prob.used()) / double(smp.active_per_round()));
-        s.eps = eps;
-        s.delta0 = o.delta0;
-        s.delta_prime = o.delta_prime;
-        s.target_delta = o.delta;
-        s.active_set_hidden = o.hidden;
-        s.max_order = o.max_order;
+        // σ of the three calibrations once per (data, ι, ε), from the library's public setup
+        dda::params<double> cp;
+        cp.epsilon = eps;
+        cp.delta = o.delta;
+        cp.delta0 = o.delta0;
+        cp.delta_prime = o.delta_prime;
+        cp.active_set_hidden = o.hidden;
+        cp.max_order = o.max_order;
+        cp.iterations = static_cast<long long>(o.epochs * double(prob.used()) / double(2 * e));
+        const auto s = dda::setup_of(cp, 2.0 * e / o.nodes, prob.per_node());
         std::vector<dda::calibration_report<double>> reps;
         for (auto k : {dda::calibration::paper_theorem1, dda::calibration::sound_chain,
                        dda::calibration::rdp})

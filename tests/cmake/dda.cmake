@@ -35,6 +35,11 @@ if(TARGET dpref_cli)
            COMMAND /usr/bin/python3 ${PROJECT_SOURCE_DIR}/tests/cli/catalogue.py
                    $<TARGET_FILE:dpref_cli> --only dda)
   set_tests_properties(HARD_CATALOGUE_dda PROPERTIES LABELS unit TIMEOUT 900)
+  # the study through dda::run on the synthetic data (a few seconds)
+  add_test(NAME cli_dda_study_synthetic
+           COMMAND dpref_cli dda study --datasets synthetic --eps 0.8 --edges 1 --epochs 0.2
+                   -o ${PROJECT_BINARY_DIR}/dda_study_synthetic.json)
+  set_tests_properties(cli_dda_study_synthetic PROPERTIES LABELS unit)
   add_test(NAME cli_dda_rejects_bad_reg COMMAND dpref_cli dda run --regularizer l3)
   set_tests_properties(cli_dda_rejects_bad_reg PROPERTIES LABELS unit WILL_FAIL TRUE)
   # Full dda §5 study (real data from scripts/real_data.sh): JSON + PNG.
