@@ -281,6 +281,13 @@ TEST(DDA_JSON, RunJsonResultDocument) {
   EXPECT_EQ(a["config"]["network"]["graph"], "complete");
   EXPECT_EQ(a["non_private"]["trace"].size(), 2u);
   EXPECT_EQ(a["iterates"]["x_tilde"].size(), 10u);
+  // F* bracket (non-private): lower <= upper <= F(x̄), suboptimality = F(x̄) − upper >= 0
+  const auto& np = a["non_private"];
+  EXPECT_LE(np["F_star"]["lower"].get<double>(), np["F_star"]["upper"].get<double>());
+  EXPECT_LE(np["F_star"]["upper"].get<double>(), np["objective_x_bar"].get<double>());
+  EXPECT_EQ(np["suboptimality_x_bar"].get<double>(),
+            np["objective_x_bar"].get<double>() - np["F_star"]["upper"].get<double>());
+  EXPECT_TRUE(np["trace"][0].contains("suboptimality_x_bar"));
   // same config, same bytes; the echoed config reproduces the run
   EXPECT_EQ(dda::run_json<double>(doc).dump(), a.dump());
   const auto echoed = io::document::parse(a["config"].dump(), "echo");

@@ -54,6 +54,9 @@ struct params {
   long long trace_every = 0;
   int threads = 1;
   bool fast_noise = false;
+  bool optimum = true;
+  long long optimum_max_epochs = 3000;
+  Real optimum_tolerance = Real(1) / 10000000;
 
   template <class V>
   void fields(V&& v) {
@@ -81,6 +84,12 @@ struct params {
     v("threads", threads, "worker threads in [1, 256] (bit-identical results)");
     v("fast_noise", fast_noise,
       "double only: the fast Gaussian sampler instead of the reference one");
+    v("optimum", optimum,
+      "also bracket F* (non-private prox-SDCA, spec/dda.md DDA.FSTAR) for the suboptimality "
+      "F(x̄) − F* of dda §5 (non_private)");
+    v("optimum_max_epochs", optimum_max_epochs, "epoch cap of the F* solve, in [1, 1e6]");
+    v("optimum_tolerance", optimum_tolerance,
+      "stop the F* solve when upper − lower <= this, in (0, 1)");
   }
 
   /// @throws invalid_parameter "dda::params.<field> must be <condition>, got <value>"
@@ -105,6 +114,10 @@ struct params {
     c.at_least<int>("threads", threads, 1, max_threads);
     c.require(!fast_noise || std::is_same_v<Real, double>, "fast_noise",
               "false unless the precision is double", std::string("true"));
+    c.at_least<long long>("optimum_max_epochs", optimum_max_epochs, 1, 1000000);
+    c.require(is_finite_value(optimum_tolerance) && optimum_tolerance > Real(0) &&
+                  optimum_tolerance < Real(1),
+              "optimum_tolerance", "in (0, 1)", optimum_tolerance);
   }
 
   /// The engine's parameters at σ.

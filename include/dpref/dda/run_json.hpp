@@ -7,11 +7,12 @@
 // "iterates": the outputs of dda Algorithm 1 — x̃_i^(T) of every node ("x_tilde", d×n as columns)
 // and their average x̄ ("x_bar", the point evaluated in dda §5) — with σ, ι and the calibration
 // (public). "trace": null. "non_private": functions of every record without noise — ỹ^(T) of
-// (8), F(x̄), the certified bracket of F* and the suboptimality, test accuracy, the consensus
-// error per snapshot, and the data-dependent empirical_lipschitz() (a diagnostic: the
-// calibration uses params.lipschitz).
+// (8), F(x̄), the certified bracket of F* and the suboptimality (params.optimum), test accuracy,
+// the consensus error per snapshot, and the data-dependent empirical_lipschitz() (a
+// diagnostic: the calibration uses params.lipschitz).
 #pragma once
 
+#include <cstdint>
 #include <string>
 
 #include "dpref/dda/data.hpp"
@@ -82,6 +83,22 @@ io::json run_on(const io::document& doc, const config<Real>& cfg, const labelled
     tr.push_back({{"t", sn.t},
                   {"objective_x_bar", io::real_value(prob.objective(sn.x_bar))},
                   {"consensus", io::real_value(sn.consensus)}});
+  if (cfg.params.optimum) {
+    // certified bracket of F* (dda §5 reports F(x̄) − F*); its own stream, not the run's
+    philox_stream os = stream.substream(std::uint64_t(1) << 40);
+    const Real ridge = cfg.problem.regularizer == regularizer_choice::l1
+                           ? Real(1) / 100000  // elastic-net iterates for the ℓ1 dual bound
+                           : Real(0);
+    const auto opt =
+        solve_optimum(prob, cfg.params.optimum_tolerance, cfg.params.optimum_max_epochs, os, ridge);
+    np["F_star"] = {{"upper", io::real_value(opt.upper)},
+                    {"lower", io::real_value(opt.lower)},
+                    {"epochs", opt.epochs}};
+    np["suboptimality_x_bar"] = io::real_value(Real(prob.objective(res.x_bar) - opt.upper));
+    for (std::size_t k = 0; k < res.trace.size(); ++k)
+      tr[k]["suboptimality_x_bar"] =
+          io::real_value(Real(prob.objective(res.trace[k].x_bar) - opt.upper));
+  }
   np["trace"] = std::move(tr);
   parts.non_private = std::move(np);
   return result_value(res, std::move(parts));
