@@ -33,8 +33,8 @@ vector<double> labels(long long N) {
   return y;
 }
 
-dda::params<double> params(long long T, unsigned threads) {
-  dda::params<double> p;
+dda::algorithm_params<double> params(long long T, unsigned threads) {
+  dda::algorithm_params<double> p;
   p.iterations = T;
   p.a = dda::weight_schedule::linear;
   p.g = dda::gamma_schedule::constant;

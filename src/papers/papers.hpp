@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "dpref/conformance/registry.hpp"
+#include "dpref/dda/run_json.hpp"
 #include "dpref/ev/json.hpp"
 #include "dpref/linesearch/run_json.hpp"
 
@@ -27,6 +28,7 @@ inline const std::vector<conformance::paper_runner>& runners() {
   static const std::vector<conformance::paper_runner> table = {
       DPREF_PAPER_RUNNER("ev", ::dpref::ev),
       DPREF_PAPER_RUNNER("linesearch", ::dpref::linesearch),
+      DPREF_PAPER_RUNNER("dda", ::dpref::dda),
   };
   return table;
 }

@@ -54,7 +54,7 @@ dda::problem<double> tiny_problem(bool neighbour) {
 struct one_round {
   dda::problem<double> d = tiny_problem(false), dp = tiny_problem(true);
   net::gossip_sampler<double> smp{net::complete_graph(kNodes), net::activation::nodes, 1};
-  dda::params<double> p;
+  dda::algorithm_params<double> p;
   one_round() {
     p.iterations = 1;
     p.a = dda::weight_schedule::constant;

@@ -1,13 +1,46 @@
 # dda (issue 8): networks, DP-DDA, calibrations, bounds (spec/dda.md).
 dpref_add_test(dda_test LABELS unit SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/unit/dda_test.cpp)
+dpref_add_test(dda_run_test LABELS unit SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/unit/dda_run_test.cpp)
 dpref_add_test(dda_prop LABELS property SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/property/dda_prop.cpp)
 dpref_add_test(dda_audit LABELS audit SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/audit/dda_audit.cpp)
 dpref_add_test(dda_claims LABELS regression SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/regression/dda_claims.cpp)
 if(TARGET dpref_cli)
-  add_test(NAME cli_dda_run COMMAND dpref_cli dda run --data synthetic --iterations 300 --trace-points 3)
+  add_test(NAME cli_dda_run COMMAND dpref_cli dda run --params ${PROJECT_SOURCE_DIR}/examples/dda.json)
   set_tests_properties(cli_dda_run PROPERTIES LABELS unit
-                       PASS_REGULAR_EXPRESSION "\"calibration_used\": \"rdp\"")
-  add_test(NAME cli_dda_rejects_bad_reg COMMAND dpref_cli dda run --reg l3)
+                       PASS_REGULAR_EXPRESSION "\"calibration\": \"rdp\"")
+  # ACC.LEDGER.ROUNDTRIP: the ledger of dda::run re-accounted by `dpref account` bit for bit
+  # (examples/dda.json; public active sets; hidden active sets in node mode; the paper's
+  # over-budget calibration); mp50 for the example
+  set(DDA_CHECK /usr/bin/python3 ${PROJECT_SOURCE_DIR}/tests/cli/check_output.py)
+  set(DDA_EXAMPLE dda run --params ${PROJECT_SOURCE_DIR}/examples/dda.json)
+  foreach(variant example hidden_nodes paper_over_budget)
+    set(extra)
+    if(variant STREQUAL "hidden_nodes")
+      set(extra --active-set-hidden --network-activation nodes --network-per-step 3)
+    elseif(variant STREQUAL "paper_over_budget")
+      set(extra --calibration paper_theorem1 --allow-over-budget)
+    endif()
+    add_test(NAME ACC_LEDGER_ROUNDTRIP_dda_${variant}_double
+             COMMAND ${DDA_CHECK} --schema result --roundtrip $<TARGET_FILE:dpref_cli>
+                     --precision double --expect paper=dda
+                     -- $<TARGET_FILE:dpref_cli> ${DDA_EXAMPLE} ${extra})
+    set_tests_properties(ACC_LEDGER_ROUNDTRIP_dda_${variant}_double PROPERTIES LABELS unit)
+  endforeach()
+  add_test(NAME ACC_LEDGER_ROUNDTRIP_dda_example_mp50
+           COMMAND ${DDA_CHECK} --schema result --roundtrip $<TARGET_FILE:dpref_cli>
+                   --precision mp50 -- $<TARGET_FILE:dpref_cli> ${DDA_EXAMPLE} --precision mp50)
+  set_tests_properties(ACC_LEDGER_ROUNDTRIP_dda_example_mp50 PROPERTIES LABELS unit)
+  # the bad-input catalogue of `dpref dda run` (spec/hardening.md HARD.CATALOGUE)
+  add_test(NAME HARD_CATALOGUE_dda
+           COMMAND /usr/bin/python3 ${PROJECT_SOURCE_DIR}/tests/cli/catalogue.py
+                   $<TARGET_FILE:dpref_cli> --only dda)
+  set_tests_properties(HARD_CATALOGUE_dda PROPERTIES LABELS unit TIMEOUT 900)
+  # the study through dda::run on the synthetic data (a few seconds)
+  add_test(NAME cli_dda_study_synthetic
+           COMMAND dpref_cli dda study --datasets synthetic --eps 0.8 --edges 1 --epochs 0.2
+                   -o ${PROJECT_BINARY_DIR}/dda_study_synthetic.json)
+  set_tests_properties(cli_dda_study_synthetic PROPERTIES LABELS unit)
+  add_test(NAME cli_dda_rejects_bad_reg COMMAND dpref_cli dda run --regularizer l3)
   set_tests_properties(cli_dda_rejects_bad_reg PROPERTIES LABELS unit WILL_FAIL TRUE)
   # Full dda §5 study (real data from scripts/real_data.sh): JSON + PNG.
   add_test(NAME dda_study_full

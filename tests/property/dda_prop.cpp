@@ -132,7 +132,7 @@ struct slope_ci {
 /// curve, jackknife (leave-one-run-out) standard error, two-sided 99.8% t-interval (R = 30).
 template <class Metric>
 slope_ci run_slopes(const dda::problem<double>& prob, const net::gossip_sampler<double>& smp,
-                    dda::params<double> p, int R, const Metric& metric) {
+                    dda::algorithm_params<double> p, int R, const Metric& metric) {
   std::vector<std::vector<double>> v;  // v[r][k]
   std::vector<double> ts;
   for (int r = 0; r < R; ++r) {
@@ -178,7 +178,7 @@ TEST(DDA_COR32_RATE, StronglyConvexSlopeIsMinusOne) {
   const auto opt = dda::solve_optimum(prob, 1e-13, 4000, s0);
   ASSERT_LE(opt.upper - opt.lower, 1e-10);
   const net::gossip_sampler<double> smp(net::complete_graph(10), net::activation::edges, 1);
-  dda::params<double> p;
+  dda::algorithm_params<double> p;
   p.iterations = 8000;
   p.a = dda::weight_schedule::linear;
   p.g = dda::gamma_schedule::zero;
@@ -213,7 +213,7 @@ TEST(DDA_COR34_RATE, GeneralConvexSlopeAtMostMinusHalf) {
   const auto opt = dda::solve_optimum(prob, 1e-13, 4000, s0);
   ASSERT_LE(opt.upper - opt.lower, 1e-10);
   const net::gossip_sampler<double> smp(net::complete_graph(10), net::activation::edges, 1);
-  dda::params<double> p;
+  dda::algorithm_params<double> p;
   p.iterations = 8000;
   p.a = dda::weight_schedule::constant;
   p.g = dda::gamma_schedule::sqrt_t;
@@ -241,7 +241,7 @@ TEST(DDA_THM2, EmpiricalMeanBelowTheorem2AndLemma45) {
   philox_stream s0(7, 10);
   const auto opt = dda::solve_optimum(prob, 1e-13, 4000, s0);
   const net::gossip_sampler<double> smp(net::complete_graph(10), net::activation::edges, 1);
-  dda::params<double> p;
+  dda::algorithm_params<double> p;
   p.iterations = 4000;
   p.a = dda::weight_schedule::linear;
   p.g = dda::gamma_schedule::constant;
@@ -263,7 +263,7 @@ TEST(DDA_THM2, EmpiricalMeanBelowTheorem2AndLemma45) {
     }
   }
   dda::constants<double> c;
-  c.L = prob.lipschitz();
+  c.L = prob.empirical_lipschitz();
   c.beta = net::beta_single_edge_closed_form(net::complete_graph(10));
   c.iota = 0.2;
   c.mu = mu;

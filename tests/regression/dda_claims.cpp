@@ -58,13 +58,13 @@ std::vector<double> losses(const fixture& f, int edges, double eps, std::uint64_
   const net::gossip_sampler<double> smp(net::complete_graph(kNodes), net::activation::edges, edges);
   const double iota = smp.iota();
   const long long T = 3 * f.prob.used() / smp.active_per_round();
-  dda::params<double> p;
+  dda::algorithm_params<double> p;
   p.iterations = T;
   p.a = dda::weight_schedule::linear;
   p.g = dda::gamma_schedule::constant;
   p.gamma = 1;
   p.sigma =
-      dda::paper_sigma_unchecked(f.prob.lipschitz(), iota, double(f.prob.per_node()), T, eps, 0.01);
+      dda::paper_sigma_unchecked(f.prob.empirical_lipschitz(), iota, double(f.prob.per_node()), T, eps, 0.01);
   std::vector<double> out;
   for (int r = 0; r < kRuns; ++r) {
     const auto res = dda::run_dp_dda(f.prob, smp, p, philox_stream(seed_base + r, 9));

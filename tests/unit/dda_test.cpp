@@ -177,7 +177,7 @@ TEST(DDA_ALG1_EQUALS_DDA, SigmaZeroIotaOneIsConventionalDDAExactly) {
   auto [X, y] = synthetic<double>(120, 5, 1.0, 0.5, 11);
   const dda::problem<double> prob(X, y, 6, pr::regularizer<double>::l1(0.01));
   const auto g = net::ring_graph(6);
-  dda::params<double> p;
+  dda::algorithm_params<double> p;
   p.iterations = 300;
   p.a = dda::weight_schedule::constant;
   p.g = dda::gamma_schedule::sqrt_t;
@@ -199,7 +199,7 @@ TEST(DDA_THREADS, BitIdenticalForOneAndTwoThreads) {
   auto [X, y] = synthetic<double>(400, 8, 1.0, 0.5, 12);
   const dda::problem<double> prob(X, y, 40, pr::regularizer<double>::l2(0.01));
   const net::gossip_sampler<double> smp(net::complete_graph(40), net::activation::nodes, 20);
-  dda::params<double> p;
+  dda::algorithm_params<double> p;
   p.iterations = 50;
   p.a = dda::weight_schedule::linear;
   p.g = dda::gamma_schedule::zero;
@@ -224,12 +224,12 @@ TEST(DDA_ALG1, Mp50RunAgreesWithDouble) {
   const dda::problem<double> pd(X, y, 4, pr::regularizer<double>::l2(0.1));
   const dda::problem<mp50> pm(X.cast<mp50>(), y.cast<mp50>(), 4,
                               pr::regularizer<mp50>::l2(mp50(1) / 10));
-  dda::params<double> p;
+  dda::algorithm_params<double> p;
   p.iterations = 30;
   p.a = dda::weight_schedule::linear;
   p.g = dda::gamma_schedule::zero;
   p.sigma = 0.5;
-  dda::params<mp50> q;
+  dda::algorithm_params<mp50> q;
   q.iterations = 30;
   q.a = dda::weight_schedule::linear;
   q.g = dda::gamma_schedule::zero;
@@ -248,7 +248,7 @@ TEST(DDA_ALG1, ValidatesParameters) {
   auto [X, y] = synthetic<double>(20, 2, 1.0, 0.5, 13);
   const dda::problem<double> prob(X, y, 2, pr::regularizer<double>::l1(0.01));
   const net::gossip_sampler<double> smp(net::complete_graph(2), net::activation::nodes, 1);
-  dda::params<double> p;
+  dda::algorithm_params<double> p;
   p.g = dda::gamma_schedule::zero;  // μ = 0: minimiser not unique
   EXPECT_THROW(dda::run_dp_dda(prob, smp, p, philox_stream(1)), std::domain_error);
   p.g = dda::gamma_schedule::sqrt_t;
@@ -430,7 +430,7 @@ TEST(DDA_PROBLEM, SubgradientLossAndSparseEqualsDense) {
   auto [X, y] = synthetic<double>(60, 4, 1.0, 0.5, 14);
   const dda::problem<double> prob(X, y, 5, pr::regularizer<double>::l1(0.1));
   EXPECT_EQ(prob.per_node(), 12);
-  EXPECT_LE(prob.lipschitz(), 1.0 + 1e-15);
+  EXPECT_LE(prob.empirical_lipschitz(), 1.0 + 1e-15);
   vector<double> x(4);
   x << 0.3, -0.2, 0.5, 1.0;
   double loss = 0;
@@ -448,7 +448,7 @@ TEST(DDA_PROBLEM, SubgradientLossAndSparseEqualsDense) {
   const dda::problem<double, Eigen::SparseMatrix<double>> sp(S, y, 5,
                                                              pr::regularizer<double>::l1(0.1));
   EXPECT_NEAR(sp.objective(x), prob.objective(x), 1e-14);
-  dda::params<double> p;
+  dda::algorithm_params<double> p;
   p.iterations = 100;
   p.sigma = 0.5;
   const net::gossip_sampler<double> smp(net::complete_graph(5), net::activation::nodes, 2);

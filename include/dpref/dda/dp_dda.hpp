@@ -13,10 +13,14 @@
 #pragma once
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdint>
+#include <string>
+#include <string_view>
 #include <thread>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "dpref/dda/problem.hpp"
@@ -26,6 +30,7 @@
 #include "dpref/random/gaussian.hpp"
 #include "dpref/random/philox_stream.hpp"
 #include "dpref/random/secure/uniform_int.hpp"
+#include "dpref/run/report.hpp"
 #include "dpref/scalar.hpp"
 
 namespace dpref::dda {
@@ -34,10 +39,20 @@ namespace dpref::dda {
 enum class weight_schedule { constant, linear };
 /// γ_t: 0 (Cor. 3.2/3.5), γ (dda §5.2), γ√t (Cor. 3.4/3.6, §5.3).
 enum class gamma_schedule { zero, constant, sqrt_t };
+constexpr auto enum_names(weight_schedule) {
+  return std::array{std::pair{weight_schedule::constant, std::string_view("constant")},
+                    std::pair{weight_schedule::linear, std::string_view("linear")}};
+}
+constexpr auto enum_names(gamma_schedule) {
+  return std::array{std::pair{gamma_schedule::zero, std::string_view("zero")},
+                    std::pair{gamma_schedule::constant, std::string_view("constant")},
+                    std::pair{gamma_schedule::sqrt_t, std::string_view("sqrt_t")}};
+}
 
-/// Parameters of a run (validated at entry). @spec DDA.ALG1
+/// Parameters of the Algorithm 1 engine with an explicit σ (validated at entry); the contract's
+/// `params` (params.hpp) derives them after calibrating σ. @spec DDA.ALG1
 template <real_scalar Real>
-struct params {
+struct algorithm_params {
   long long iterations = 100;  ///< T >= 1
   weight_schedule a = weight_schedule::constant;
   gamma_schedule g = gamma_schedule::sqrt_t;
@@ -84,9 +99,10 @@ struct snapshot {
   matrix<Real> x_tilde;  ///< d×n x̃_i^(t) (only with trace_nodes)
 };
 
-/// Result of a run.
+/// Result of a run: the shared run_report (status, message, iterations, privacy with the ledger)
+/// plus the outputs of Algorithm 1. @spec DDA.RUN ARCH.RESULT
 template <real_scalar Real>
-struct result {
+struct result : run_report<Real> {
   matrix<Real> x_tilde;  ///< d×n: x̃_i^(T) = A_T^{-1} Σ_t a_t x_i^(t) (Algorithm 1 output)
   vector<Real> x_bar;    ///< (1/n) Σ_i x̃_i^(T) (the point evaluated in dda §5)
   vector<Real> y_tilde;  ///< ỹ^(T) = A_T^{-1} Σ_t a_t y^(t), y of (8)
@@ -94,7 +110,8 @@ struct result {
   std::vector<long long> active_rounds;  ///< per node: rounds in which it was active
   std::vector<snapshot<Real>> trace;
   Real iota = Real(1);
-  long long iterations = 0;
+  Real sigma = Real(0);     ///< σ of the noise ν ~ N(0, σ²I)
+  std::string calibration;  ///< which calibration produced σ ("none": non-private)
 };
 
 namespace detail {
@@ -119,7 +136,7 @@ void parallel_for(std::size_t count, unsigned threads, const F& f) {
 }
 
 template <real_scalar Real>
-void validate(const params<Real>& p, const problems::regularizer<Real>& h) {
+void validate(const algorithm_params<Real>& p, const problems::regularizer<Real>& h) {
   if (p.iterations < 1) fail_domain("dda", "iterations", ">= 1", p.iterations);
   require_nonnegative("dda", "gamma", p.gamma);
   require_nonnegative("dda", "sigma", p.sigma);
@@ -132,7 +149,7 @@ void validate(const params<Real>& p, const problems::regularizer<Real>& h) {
 
 /// The engine shared by DDA and DP-DDA; `next_round(t)` returns W^(t) (sparse rows).
 template <real_scalar Real, class Features, class NextRound>
-result<Real> run_engine(const problem<Real, Features>& prob, const params<Real>& p,
+result<Real> run_engine(const problem<Real, Features>& prob, const algorithm_params<Real>& p,
                         const Real& iota, const philox_stream& run, NextRound&& next_round) {
   const auto& h = prob.reg();
   validate(p, h);
@@ -185,7 +202,7 @@ result<Real> run_engine(const problem<Real, Features>& prob, const params<Real>&
   };
 
   for (long long t = 1; t <= T; ++t) {
-    const network::gossip_round<Real>& r = next_round(t);
+    const ::dpref::network::gossip_round<Real>& r = next_round(t);
     const Real at = weight_at<Real>(p.a, t);
     const std::size_t na = r.active.size();
     // Algorithm 1 steps 5–7: record ξ ~ U{1..q}, ζ = ĝ + ν, message u_j = z_j + a_t ζ_j.
@@ -260,14 +277,14 @@ result<Real> run_engine(const problem<Real, Features>& prob, const params<Real>&
 /// @param run run stream (substream 0: network, i + 1: node i) @spec DDA.ALG1
 template <real_scalar Real, class Features>
 result<Real> run_dp_dda(const problem<Real, Features>& prob,
-                        const network::gossip_sampler<Real>& net, const params<Real>& p,
-                        const philox_stream& run) {
+                        const ::dpref::network::gossip_sampler<Real>& net,
+                        const algorithm_params<Real>& p, const philox_stream& run) {
   if (net.nodes() != prob.nodes())
     fail_argument("run_dp_dda", "net.nodes()", "== problem nodes", net.nodes());
   philox_stream ns = run.substream(0);
-  network::gossip_round<Real> cur;
+  ::dpref::network::gossip_round<Real> cur;
   return detail::run_engine(prob, p, net.iota(), run,
-                            [&](long long) -> const network::gossip_round<Real>& {
+                            [&](long long) -> const ::dpref::network::gossip_round<Real>& {
                               cur = net.draw(ns);
                               return cur;
                             });
@@ -277,13 +294,13 @@ result<Real> run_dp_dda(const problem<Real, Features>& prob,
 /// weight of h in (2) is t), ĝ from one uniformly sampled record, no noise. `p.a` and
 /// `p.sigma` are ignored (forced to constant and 0). @spec DDA.ALG1.EQUALS_DDA
 template <real_scalar Real, class Features>
-result<Real> run_dda(const problem<Real, Features>& prob, const matrix<Real>& W, params<Real> p,
-                     const philox_stream& run) {
+result<Real> run_dda(const problem<Real, Features>& prob, const matrix<Real>& W,
+                     algorithm_params<Real> p, const philox_stream& run) {
   const int n = prob.nodes();
   if (W.rows() != n || W.cols() != n) fail_argument("run_dda", "W", "n x n", W.rows());
   p.a = weight_schedule::constant;
   p.sigma = Real(0);
-  network::gossip_round<Real> full;
+  ::dpref::network::gossip_round<Real> full;
   for (int i = 0; i < n; ++i) {
     full.active.push_back(i);
     full.row_start.push_back(full.cols.size());
@@ -294,8 +311,9 @@ result<Real> run_dda(const problem<Real, Features>& prob, const matrix<Real>& W,
       }
   }
   full.row_start.push_back(full.cols.size());
-  return detail::run_engine(prob, p, Real(1), run,
-                            [&](long long) -> const network::gossip_round<Real>& { return full; });
+  return detail::run_engine(
+      prob, p, Real(1), run,
+      [&](long long) -> const ::dpref::network::gossip_round<Real>& { return full; });
 }
 
 }  // namespace dpref::dda

@@ -108,8 +108,9 @@ class problem {
   [[nodiscard]] long long per_node() const { return q_; }
   /// Records used (nq).
   [[nodiscard]] Eigen::Index used() const { return static_cast<Eigen::Index>(q_) * n_; }
-  /// L of Assumption 3 (max record norm).
-  [[nodiscard]] const Real& lipschitz() const { return L_; }
+  /// max record norm: the data-dependent L of Assumption 3. A non-private diagnostic only
+  /// (ARCH.PUBLIC): the calibration uses the public bound params.lipschitz.
+  [[nodiscard]] const Real& empirical_lipschitz() const { return L_; }
   [[nodiscard]] const problems::regularizer<Real>& reg() const { return h_; }
   [[nodiscard]] const Features& features() const { return X_; }
   [[nodiscard]] const vector<Real>& labels() const { return y_; }

@@ -1,0 +1,205 @@
+// The one entry point of the dda module (spec/architecture.md ARCH.RUN, spec/dda.md DDA.RUN):
+//   result<Real> run(const problem<Real>&, const network&, const params<Real>&,
+//                    const philox_stream&)
+// validates the parameters and the network (edge sampling only where ι = 2k/n is every node's
+// activation probability), calibrates σ of dda Algorithm 1 from PUBLIC quantities only (the
+// bound params.lipschitz, ι, q, T: never problem::empirical_lipschitz()), builds the ledger of
+// the whole run and checks it against the request with plan_privacy BEFORE the first draw
+// (accounting::budget_exceeded, nothing released; paper_theorem1 needs allow_over_budget), then
+// runs Algorithm 1 on the stream (substream 0: W^(t); i + 1: node i).
+//
+// Ledger (calibration (c) of spec/dda.md, whatever calibration chose σ): the record z of node i
+// is read in a round only if i is active and draws z among its q records, so one round is the
+// Gaussian mechanism (Δ = 2L, replace-one) on a sample of 1 of q records without replacement
+// (WBK RDP, γ = 1/q), and the node is active in at most k* rounds except with probability
+// η = δ/16 (Chernoff bound on Bin(T, ι)): events gaussian{2L, σ} × WOR(1 of q) with count k*
+// plus approx{0, η}, converted at δ − δ/8. Hidden active sets (active_set_hidden, not dda
+// Definition 1): γ = ι/q over all T rounds, converted at δ.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "dpref/accounting/accountant.hpp"
+#include "dpref/accounting/certified.hpp"
+#include "dpref/dda/calibration.hpp"
+#include "dpref/dda/composition.hpp"
+#include "dpref/dda/data.hpp"
+#include "dpref/dda/dp_dda.hpp"
+#include "dpref/dda/network.hpp"
+#include "dpref/dda/params.hpp"
+#include "dpref/dda/problem.hpp"
+#include "dpref/random/philox_stream.hpp"
+#include "dpref/run/report.hpp"
+
+namespace dpref::dda {
+
+/// The privacy setup of a run: public quantities only (L = params.lipschitz). @spec ARCH.PUBLIC
+template <real_scalar Real>
+privacy_setup<Real> setup_of(const params<Real>& p, const Real& iota, long long q_local) {
+  privacy_setup<Real> s;
+  s.lipschitz = p.lipschitz;
+  s.iota = iota;
+  s.q_local = q_local;
+  s.T = p.iterations;
+  s.eps = p.epsilon;
+  s.delta0 = p.delta0;
+  s.delta_prime = p.delta_prime;
+  s.target_delta = p.delta;
+  s.active_set_hidden = p.active_set_hidden;
+  s.max_order = p.max_order;
+  return s;
+}
+
+/// The ledger of a whole run at σ (see the file comment). @spec DDA.LEDGER
+template <real_scalar Real>
+accounting::ledger<Real> plan_ledger(const privacy_setup<Real>& s, const Real& sigma) {
+  accounting::accounting_options<Real> opt;
+  opt.max_order = s.max_order;
+  accounting::gaussian_mechanism<Real> g;
+  g.sensitivity = 2 * s.lipschitz;  // Δ = 2L: replace-one changes ĝ by at most 2L
+  g.sigma = sigma;
+  accounting::subsampling<Real> w;
+  w.scheme = accounting::sampling_scheme::without_replacement;
+  w.relation = accounting::neighbouring::replace_one;
+  accounting::event<Real> round = accounting::make_event<Real>(g);
+  if (s.active_set_hidden) {
+    w.rate = s.iota / Real(s.q_local);  // γ = ι/q (anonymous-multiset model only)
+    round.count = s.T;
+    round.label = "dda Algorithm 1 steps 5-7, every round (active set hidden: rate iota/q)";
+    opt.delta = s.target_delta;
+  } else {
+    w.sample_size = 1;
+    w.population = s.q_local;
+    const Real eta = s.target_delta / 16;
+    const long long k = binomial_upper_quantile(s.T, s.iota, eta);
+    round.count = k < 1 ? 1 : k;
+    round.label = "dda Algorithm 1 steps 5-7, the k* active rounds of the record's node";
+    opt.delta = s.target_delta - s.target_delta / 8;
+    round.sampling = w;
+    accounting::ledger<Real> l(opt);
+    l.record(std::move(round));
+    accounting::approx_mechanism<Real> tail;
+    tail.epsilon = Real(0);
+    tail.delta = eta;  // P[Bin(T, ι) > k*] <= η (Chernoff)
+    l.record(accounting::make_event<Real>(
+        tail, 1, "P[node active in more than k* = " + std::to_string(k) + " rounds]"));
+    return l;
+  }
+  round.sampling = w;
+  accounting::ledger<Real> l(opt);
+  l.record(std::move(round));
+  return l;
+}
+
+/// σ of the calibration `kind` (not none). rdp: the smallest σ whose plan_ledger the accountant
+/// certifies within (ε, δ). @spec DDA.PRIV.A DDA.PRIV.B DDA.PRIV.C
+template <real_scalar Real>
+Real calibrated_sigma(const privacy_setup<Real>& s, calibration_kind kind) {
+  switch (kind) {
+    case calibration_kind::paper_theorem1:
+      return paper_sigma_unchecked(s.lipschitz, s.iota, Real(s.q_local), s.T, s.eps, s.delta0);
+    case calibration_kind::sound_chain:
+      return calibrate(s, calibration::sound_chain).sigma;
+    case calibration_kind::rdp:
+    case calibration_kind::none:
+      break;
+  }
+  auto ok = [&](const Real& sg) {
+    const auto g = plan_ledger(s, sg).total();
+    return !(g.epsilon > s.eps) && !(g.delta > s.target_delta);
+  };
+  return accounting::smallest_satisfying<Real>(ok, 2 * s.lipschitz, "dda::run", "sigma");
+}
+
+/// The checks of the network that need the problem and the params.
+/// @throws invalid_parameter "dda::network.<field> ..."
+template <real_scalar Real, class Features>
+void validate_network_against(const problem<Real, Features>& prob, const network& net,
+                              const params<Real>& p) {
+  net.validate();
+  const param_checker c("dda::network");
+  c.require(net.nodes == prob.nodes(), "nodes",
+            "== the problem's nodes (" + std::to_string(prob.nodes()) + ")", net.nodes);
+  // ι = 2k/n must be every node's activation probability (network.hpp)
+  if (p.calibration != calibration_kind::none && net.activation == activation_mode::edges)
+    c.require(edge_mode_iota_exact(net.graph), "graph",
+              "complete or ring with activation = edges in a private run (iota = 2k/n is every "
+              "node's activation probability only on vertex- and edge-transitive graphs; use "
+              "activation = nodes)",
+              std::string(enum_names(graph_kind{})[static_cast<std::size_t>(net.graph)].second));
+}
+
+/// The checks of params that need the problem. @throws invalid_parameter "dda::params.<field> ..."
+template <real_scalar Real, class Features>
+void validate_params_against(const problem<Real, Features>& prob, const params<Real>& p) {
+  p.validate();
+  const problems::regularizer<Real>& h = prob.reg();
+  const param_checker pc("dda::params");
+  if (p.g_schedule == gamma_schedule::zero)
+    pc.require(h.strong_convexity() > Real(0), "gamma_schedule",
+               "constant or sqrt_t unless h is strongly convex (mu > 0)", std::string("zero"));
+  else
+    pc.require(p.gamma > Real(0) || h.strong_convexity() > Real(0), "gamma",
+               "> 0 unless h is strongly convex", p.gamma);
+}
+
+/// dda Algorithm 1 with σ calibrated and the ledger planned before the first draw.
+/// @throws invalid_parameter naming the field; accounting::budget_exceeded (nothing released)
+/// @spec DDA.RUN ARCH.RUN ARCH.BUDGET ARCH.PUBLIC
+template <real_scalar Real, class Features>
+result<Real> run(const problem<Real, Features>& prob, const network& net, const params<Real>& p,
+                 const philox_stream& stream) {
+  validate_params_against(prob, p);
+  validate_network_against(prob, net, p);
+  const auto smp = net.sampler<Real>();
+  const privacy_setup<Real> s = setup_of(p, smp.iota(), prob.per_node());
+  privacy_report<Real> privacy = non_private<Real>();
+  Real sigma(0);
+  if (p.calibration != calibration_kind::none) {
+    sigma = calibrated_sigma(s, p.calibration);
+    privacy_budget_request<Real> req;
+    req.epsilon = p.epsilon;
+    req.delta = p.delta;
+    req.allow_over_budget = p.allow_over_budget;
+    privacy = plan_privacy(plan_ledger(s, sigma), req, "dda::run");  // before any draw
+  }
+  result<Real> res = run_dp_dda(prob, smp, p.engine(sigma), stream);
+  res.privacy = std::move(privacy);
+  res.sigma = sigma;
+  res.calibration =
+      std::string(enum_names(calibration_kind{})[static_cast<std::size_t>(p.calibration)].second);
+  res.status = dpref::status::completed;
+  res.iterations = p.iterations;
+  res.message = "dda Algorithm 1: T = " + std::to_string(p.iterations) + " rounds, " +
+                (p.calibration == calibration_kind::none
+                     ? std::string("no noise (conventional DDA, not private)")
+                     : "sigma from calibration " + res.calibration +
+                           (res.privacy.budget_met ? std::string()
+                                                   : std::string(" (OVER the requested budget: "
+                                                                 "allow_over_budget)")));
+  return res;
+}
+
+/// Complete configuration of a run: the problem's and the network's public descriptions, the
+/// parameters and the run's stream. Its JSON is the `--params` document of `dpref dda run` and
+/// the "config" echoed in the result. @spec DDA.JSON
+template <real_scalar Real>
+struct config {
+  problem_spec<Real> problem;
+  dda::network network;
+  dda::params<Real> params;
+  std::uint64_t seed = 20261121;
+  std::uint64_t stream = 1;
+
+  template <class V>
+  void fields(V&& v) {
+    v("problem", problem, "the data and the regulariser (public description)");
+    v("network", network, "the supergraph and the gossip activation (public)");
+    v("params", params, "calibration, budget, public bounds, schedules");
+    v("seed", seed, "seed of the run's stream");
+    v("stream", stream, "stream id of the run's stream");
+  }
+};
+
+}  // namespace dpref::dda
