@@ -178,7 +178,9 @@ inline audit_report run_builtin(const builtin_options& o, std::string& sampler) 
   // sparse vector: AboveThreshold (linesearch Algorithm 1) or a broken variant
   constexpr std::size_t k = 8;
   const bool broken = m == "svt-no-threshold-noise";
-  const auto [b1, b2] = mechanisms::above_threshold_laplace_scales(sens, o.epsilon);
+  // not a structured binding: clang 14 cannot capture one in the lambda below
+  const auto scales = mechanisms::above_threshold_laplace_scales(sens, o.epsilon);
+  const auto b1 = scales.first, b2 = scales.second;
   if (!broken) cfg.epsilon = accounting::svt_laplace_privacy(sens, b1, b2).eps;
   sampler = broken ? "sparse vector without threshold noise (NOT private)"
                    : "AboveThreshold, Laplace noise, max_it = 8";
