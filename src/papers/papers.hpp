@@ -19,6 +19,7 @@
 #include "dpref/conformance/registry.hpp"
 #include "dpref/ev/json.hpp"
 #include "dpref/linesearch/run_json.hpp"
+#include "dpref/pwa/run_json.hpp"
 
 namespace dpref::papers {
 
@@ -27,6 +28,7 @@ inline const std::vector<conformance::paper_runner>& runners() {
   static const std::vector<conformance::paper_runner> table = {
       DPREF_PAPER_RUNNER("ev", ::dpref::ev),
       DPREF_PAPER_RUNNER("linesearch", ::dpref::linesearch),
+      DPREF_PAPER_RUNNER("pwa", ::dpref::pwa),
   };
   return table;
 }
