@@ -28,6 +28,26 @@ if(TARGET dpref_cli)
   set_tests_properties(pwa_cli_rejects_bad_mechanism PROPERTIES LABELS unit WILL_FAIL TRUE)
   add_test(NAME pwa_cli_study COMMAND dpref_cli pwa study --runs 5 --figures 1,2 --k-list 1,10 --c-list 1,2)
   set_tests_properties(pwa_cli_study PROPERTIES LABELS unit PASS_REGULAR_EXPRESSION "figure2_box_size")
+  # ACC.LEDGER.ROUNDTRIP: each private algorithm's ledger re-accounted by `dpref account` bit
+  # for bit (double and mp50); the non-private ones: schema-valid, no guarantee claimed
+  set(PWA_CHECK /usr/bin/python3 ${PROJECT_SOURCE_DIR}/tests/cli/check_output.py)
+  set(PWA_SMALL pwa run --m 8 --d 2 --iterations 20)
+  foreach(prec double mp50)
+    foreach(alg private_subgradient perturb_data perturb_solution exponential)
+      add_test(NAME ACC_LEDGER_ROUNDTRIP_pwa_${alg}_${prec}
+               COMMAND ${PWA_CHECK} --schema result --roundtrip $<TARGET_FILE:dpref_cli>
+                       --precision ${prec} --expect paper=pwa --expect algorithm=${alg}
+                       -- $<TARGET_FILE:dpref_cli> ${PWA_SMALL} --algorithm ${alg}
+                       --precision ${prec})
+      set_tests_properties(ACC_LEDGER_ROUNDTRIP_pwa_${alg}_${prec} PROPERTIES LABELS unit)
+    endforeach()
+    foreach(alg regular_subgradient optimum)
+      add_test(NAME PWA_JSON_nonprivate_${alg}_${prec}
+               COMMAND $<TARGET_FILE:dpref_cli> ${PWA_SMALL} --algorithm ${alg} --precision ${prec})
+      set_tests_properties(PWA_JSON_nonprivate_${alg}_${prec} PROPERTIES LABELS unit
+                           PASS_REGULAR_EXPRESSION "\"privacy\": {[\r\n ]*\"private\": false[\r\n ]*}")
+    endforeach()
+  endforeach()
   # HARD.CATALOGUE: every bad input of tests/cli/catalogue/pwa.jsonl refused clearly
   add_test(NAME HARD_CATALOGUE_pwa
            COMMAND /usr/bin/python3 ${PROJECT_SOURCE_DIR}/tests/cli/catalogue.py
