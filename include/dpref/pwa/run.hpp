@@ -368,7 +368,16 @@ result<Real> run(const problem<Real>& prob, const params<Real>& p, const philox_
       const me_method m = p.sampler == sampler_kind::rejection  ? me_method::rejection
                           : p.sampler == sampler_kind::envelope ? me_method::envelope
                                                                 : me_method::inverse_cdf;
-      r.x = me->draw(s, m, &counts);
+      try {
+        r.x = me->draw(s, m, &counts);
+      } catch (const sampling_limit_exceeded&) {  // nothing released: a parameter to raise
+        param_checker("pwa::params")
+            .fail("max_attempts",
+                  "large enough for the M_E sampler to accept a proposal (none of " +
+                      std::to_string(p.max_attempts) +
+                      " was accepted; raise max_attempts or use another sampler)",
+                  p.max_attempts);
+      }
       r.diagnostics.sampler_counts = counts;
       r.iterations = 1;
       break;
