@@ -100,7 +100,10 @@ io::json run_json(const io::document& doc) {
       detail::at_path(doc, "/problem", [&] { return make_problem(cfg.problem); });
   detail::at_path(doc, "/params", [&] { detail::validate_against(prob, cfg.params); });
   const philox_stream stream(cfg.seed, cfg.stream);
-  return result_json(run(prob, cfg.params, stream), cfg);
+  // refusals during the run (M_E's max_attempts) name the flag / JSON path too
+  const result<Real> res =
+      detail::at_path(doc, "/params", [&] { return run(prob, cfg.params, stream); });
+  return result_json(res, cfg);
 }
 
 }  // namespace dpref::pwa
