@@ -1,8 +1,9 @@
-// `dpref pwa run|study` (spec/pwa.md PWA.CLI): one mechanism of the pwa paper on a generated or
-// given instance with JSON output (solution, objective, certified optimum, privacy ledger,
-// bounds), and the experiments of pwa §5 (Figures 1–3, plus suboptimality vs ε) as JSON and
-// PNG (scripts/pwa_study_plots.py). The `pwa` group itself is created by pwa_group() so that
-// other files (pwa_sample_command.cpp) can add subcommands to it.
+// `dpref pwa run|study` (spec/pwa.md PWA.CLI): `run` is the generic run command over the
+// library's pwa::run_json (include/dpref/pwa/run_json.hpp: config, validation, run, result
+// document); `study` parses its flags into pwa::study_config and writes the library's study_json
+// (pwa §5: Figures 1–3, plus suboptimality vs ε) as JSON and PNG (scripts/pwa_study_plots.py). The
+// `pwa` group itself is created by pwa_group() so that other files (pwa_sample_command.cpp) can add
+// subcommands to it.
 #include "pwa_command.hpp"
 #include "json_format.hpp"
 
@@ -18,12 +19,9 @@
 #include <vector>
 
 #include "commands.hpp"
-#include "dpref/pwa/bounds.hpp"
-#include "dpref/pwa/laplace_mechanisms.hpp"
-#include "dpref/pwa/private_subgradient.hpp"
-#include "dpref/pwa/solve.hpp"
-#include "dpref/pwa/study.hpp"
-#include "scalar_format.hpp"
+#include "dpref/pwa/run_json.hpp"
+#include "dpref/pwa/study_json.hpp"
+#include "paper_command.hpp"
 
 namespace dpref::cli {
 
@@ -36,172 +34,6 @@ CLI::App* pwa_group(CLI::App& app) {
   return g;
 }
 
-namespace {
-
-using json = nlohmann::json;
-
-struct pwa_run_options {
-  std::string mechanism = "subgradient";
-  std::string precision = "double";
-  std::string input;
-  int m = 20, d = 2;
-  std::string c = "1", bmax = "1", epsilon = "0.1", step = "0";
-  long long iterations = 100;
-  std::string step_rule = "constant";
-  std::string noise_rule = "theorem9";
-  bool project = false, trace = false;
-  std::uint64_t seed = 20261121, data_seed = 1;
-};
-
-template <real_scalar Real>
-Real json_scalar(const json& j, const std::string& what) {
-  if (j.is_string()) return parse_scalar<Real>(j.get<std::string>(), what);
-  if (j.is_number()) return parse_scalar<Real>(j.dump(), what);  // shortest round-trip text
-  throw std::invalid_argument("dpref pwa run: " + what + " must be a number or a decimal string");
-}
-
-/// Instance from --input JSON {"A": [[..]], "b": [..], "c": .., "bmax": .., "G": [[..]], "h":
-/// [..]}.
-template <real_scalar Real>
-pwa::piecewise_affine<Real> read_instance(const std::string& path) {
-  std::ifstream f(path);
-  if (!f) throw std::invalid_argument("dpref pwa run: cannot read --input '" + path + "'");
-  const json j = json::parse(f);
-  const auto mat = [&](const json& rows, const std::string& what) {
-    const auto r = static_cast<Eigen::Index>(rows.size());
-    const auto cols = r > 0 ? static_cast<Eigen::Index>(rows[0].size()) : 0;
-    matrix<Real> M(r, cols);
-    for (Eigen::Index i = 0; i < r; ++i) {
-      if (static_cast<Eigen::Index>(rows[i].size()) != cols)
-        throw std::invalid_argument("dpref pwa run: ragged matrix " + what);
-      for (Eigen::Index k = 0; k < cols; ++k) M(i, k) = json_scalar<Real>(rows[i][k], what);
-    }
-    return M;
-  };
-  const auto vec = [&](const json& a, const std::string& what) {
-    vector<Real> v(static_cast<Eigen::Index>(a.size()));
-    for (Eigen::Index i = 0; i < v.size(); ++i) v[i] = json_scalar<Real>(a[i], what);
-    return v;
-  };
-  const matrix<Real> A = mat(j.at("A"), "A");
-  pwa::polytope<Real> P;
-  P.dimension = static_cast<int>(A.cols());
-  P.box = json_scalar<Real>(j.at("c"), "c");
-  P.G = j.contains("G") ? mat(j.at("G"), "G") : matrix<Real>(0, A.cols());
-  if (P.G.rows() == 0) P.G = matrix<Real>(0, A.cols());
-  P.h = j.contains("h") ? vec(j.at("h"), "h") : vector<Real>(0);
-  return pwa::piecewise_affine<Real>(A, vec(j.at("b"), "b"), P,
-                                     json_scalar<Real>(j.at("bmax"), "bmax"));
-}
-
-template <real_scalar Real>
-void run_pwa(const pwa_run_options& o) {
-  using clock = std::chrono::steady_clock;
-  const Real c = parse_scalar<Real>(o.c, "--c"), bmax = parse_scalar<Real>(o.bmax, "--bmax");
-  const Real eps = parse_scalar<Real>(o.epsilon, "--epsilon");
-  const auto prob = o.input.empty() ? pwa::gaussian_instance<Real>(o.data_seed, o.m, o.d, c, bmax)
-                                    : read_instance<Real>(o.input);
-  json out;
-  out["command"] = "pwa run";
-  out["precision"] = scalar_name<Real>();
-  out["instance"] = {
-      {"m", prob.pieces()},
-      {"d", prob.dimension()},
-      {"c", num(prob.polytope().box)},
-      {"bmax", num(prob.bmax())},
-      {"extra_rows", prob.polytope().G.rows()},
-      {"source",
-       o.input.empty() ? "gaussian (pwa 5.1), data seed " + std::to_string(o.data_seed) : o.input}};
-  const auto t0 = clock::now();
-  const auto sol = pwa::solve(prob);
-  const auto chk = pwa::verify_certificate(prob, sol.x, sol.certificate);
-  out["optimum"] = {{"x", vec_json(sol.x)},
-                    {"value", num(sol.value)},
-                    {"lower_bound", num(chk.lower)},
-                    {"certificate_gap", num(chk.gap)},
-                    {"lambda", vec_json(sol.certificate.lambda)},
-                    {"mu", vec_json(sol.certificate.mu)},
-                    {"simplex_iterations", sol.iterations}};
-  const Real G = pwa::bounds::lipschitz(prob);
-  const Real R = pwa::diameter_bound(prob.polytope());
-  philox_stream s(o.seed, 0);
-  bool has_objective = true;
-  Real objective(0);
-  if (o.mechanism == "solve") {
-    has_objective = false;
-    // nothing private: the exact optimum only
-  } else if (o.mechanism == "mp" || o.mechanism == "ms") {
-    pwa::mechanism_result<Real> r;
-    if (o.mechanism == "mp") {
-      r = pwa::perturb_data(s, prob, eps);
-      out["mechanism"] = "M_P (pwa Theorem 16)";
-    } else {
-      pwa::solution_perturbation_options so;
-      if (o.noise_rule == "paper")
-        so.rule = pwa::noise_rule::paper;
-      else if (o.noise_rule != "theorem9")
-        throw std::invalid_argument("dpref pwa run: --noise-rule must be theorem9 or paper");
-      so.project_to_box = o.project;
-      r = pwa::perturb_solution(s, prob, eps, so);
-      out["mechanism"] = "M_S (pwa section 4.2)";
-      out["bound_theorem17"] =
-          num(pwa::bounds::thm17(G, prob.dimension(), r.sensitivity, eps, so.rule));
-    }
-    out["x"] = vec_json(r.x);
-    objective = r.objective;
-    out["sensitivity"] = num(r.sensitivity);
-    out["scale"] = num(r.scale);
-    out["ledger"] = ledger_json(r.ledger);
-  } else if (o.mechanism == "subgradient" || o.mechanism == "regular") {
-    pwa::subgradient_params<Real> p;
-    p.epsilon = eps;
-    p.iterations = o.iterations;
-    const Real step = parse_scalar<Real>(o.step, "--step");
-    p.step = step > Real(0) ? step : pwa::theorem24_step(prob, o.iterations);
-    if (o.step_rule == "inverse-sqrt")
-      p.rule = pwa::step_rule::inverse_sqrt;
-    else if (o.step_rule != "constant")
-      throw std::invalid_argument("dpref pwa run: --step-rule must be constant or inverse-sqrt");
-    p.projection = o.project ? pwa::projection_mode::box : pwa::projection_mode::none;
-    p.trace = o.trace;
-    const auto r = o.mechanism == "subgradient" ? pwa::private_subgradient(s, prob, p)
-                                                : pwa::regular_subgradient(prob, p);
-    out["mechanism"] = o.mechanism == "subgradient"
-                           ? "private subgradient method (pwa Algorithms 1-2, + sign per errata)"
-                           : "regular subgradient method (not private)";
-    out["step"] = num(p.step);
-    out["step_rule"] = o.step_rule;
-    out["projection"] = o.project ? "box (deviation from Algorithm 2)" : "none (paper)";
-    out["x"] = vec_json(r.x);
-    objective = r.objective;
-    out["best_iterate_objective_not_private"] = num(r.best_objective);
-    if (o.trace) {
-      json tr = json::array();
-      for (const auto& v : r.objective_trace) tr.push_back(num(v));
-      out["objective_trace"] = tr;
-    }
-    if (o.mechanism == "subgradient") {
-      out["ledger"] = ledger_json(r.ledger);
-      out["bound_theorem24_best_iterate"] = num(pwa::bounds::thm24(
-          R, G, r.step_sum, r.step_sq_sum, prob.bmax(), prob.pieces(), eps, o.iterations));
-    }
-  } else {
-    throw std::invalid_argument(
-        "dpref pwa run: --mechanism must be one of mp, ms, subgradient, regular, solve, got '" +
-        o.mechanism + "'");
-  }
-  if (has_objective) {
-    out["objective"] = num(objective);  // f(x) on the true data: evaluation only, not private
-    out["suboptimality"] = num(Real(objective - sol.value));
-  }
-  out["seconds"] = std::chrono::duration<double>(clock::now() - t0).count();
-  std::cout << out.dump(2) << "\n";
-}
-
-}  // namespace
-}  // namespace dpref::cli
-
-namespace dpref::cli {
 namespace {
 
 struct pwa_study_options {
@@ -233,81 +65,6 @@ std::vector<T> parse_list(const std::string& text, const std::string& what) {
   return v;
 }
 
-json stat_json(const pwa::study_stat& s) {
-  return {{"mean", s.mean}, {"two_sigma", s.two_sigma}, {"suboptimality", s.suboptimality}};
-}
-
-/// Appends a study point to per-mechanism arrays.
-void append_point(json& mech, const pwa::study_point& pt) {
-  const auto add = [&](const char* name, const pwa::study_stat& s) {
-    for (const char* key : {"mean", "two_sigma", "suboptimality"})
-      mech[name][key].push_back(stat_json(s)[key]);
-  };
-  add("M_P", pt.mp);
-  add("M_S", pt.ms);
-  add("subgradient", pt.sub);
-  if (pt.has_me) add("M_E", pt.me);
-  mech["bounds"]["theorem17"].push_back(pt.thm17);
-  mech["bounds"]["theorem24_best_iterate"].push_back(pt.thm24);
-}
-
-json sweep(const pwa_study_options& o, const char* param, const std::vector<double>& values,
-           std::uint64_t point_base) {
-  json fig;
-  fig["parameter"] = param;
-  fig["values"] = values;
-  fig["fopt"] = json::array();
-  json mech = json::object();
-  std::uint64_t id = point_base;
-  for (const double v : values) {
-    int m = o.m;
-    double c = o.c;
-    pwa::study_options so = o.study;
-    if (std::string(param) == "c") c = v;
-    if (std::string(param) == "m") m = static_cast<int>(v);
-    if (std::string(param) == "epsilon") so.epsilon = v;
-    const auto prob = pwa::gaussian_instance<double>(o.data_seed, m, o.d, c, o.bmax);
-    const auto pt = pwa::run_study_point(prob, so, id++);
-    fig["fopt"].push_back(pt.fopt);
-    append_point(mech, pt);
-  }
-  fig["mechanisms"] = mech;
-  return fig;
-}
-
-json study_iterations(const pwa_study_options& o) {
-  json fig;
-  const auto ks = parse_list<long long>(o.k_list, "--k-list");
-  const auto prob = pwa::gaussian_instance<double>(o.data_seed, o.m, o.d, o.c, o.bmax);
-  fig["parameter"] = "k";
-  fig["values"] = ks;
-  fig["fopt"] = pwa::solve(prob).value;
-  json priv_mean = json::array(), priv_2s = json::array(), regular = json::array();
-  std::uint64_t id = 0;
-  for (const long long k : ks) {
-    pwa::subgradient_params<double> p;
-    p.epsilon = o.study.epsilon;
-    p.iterations = k;
-    p.rule = pwa::step_rule::constant;
-    p.step = o.study.step > 0 ? o.study.step : pwa::theorem24_step(prob, k);
-    p.projection = o.study.project ? pwa::projection_mode::box : pwa::projection_mode::none;
-    p.trace = false;
-    std::vector<double> vals;
-    for (long long r = 0; r < o.study.runs; ++r) {
-      philox_stream s(o.study.seed, 5000 + id, static_cast<std::uint64_t>(r));
-      vals.push_back(pwa::private_subgradient(s, prob, p).objective);
-    }
-    ++id;
-    const auto st = pwa::summarize(vals, 0.0);
-    priv_mean.push_back(st.mean);
-    priv_2s.push_back(st.two_sigma);
-    regular.push_back(pwa::regular_subgradient(prob, p).objective);
-  }
-  fig["private"] = {{"mean", priv_mean}, {"two_sigma", priv_2s}};
-  fig["regular"] = regular;
-  return fig;
-}
-
 std::string default_plot_script() {
   const std::filesystem::path rel = "scripts/pwa_study_plots.py";
   if (std::filesystem::exists(rel)) return rel.string();
@@ -320,41 +77,19 @@ std::string default_plot_script() {
 void run_study(const pwa_study_options& o) {
   if (!o.png_dir.empty() && o.out.empty())
     throw std::invalid_argument("dpref pwa study: --png-dir needs --out");
-  if (o.study.runs < 2) throw std::invalid_argument("dpref pwa study: --runs must be >= 2");
-  json out;
-  out["command"] = "dpref pwa study";
-  out["setup"] = {
-      {"m", o.m},
-      {"d", o.d},
-      {"c", o.c},
-      {"bmax", o.bmax},
-      {"epsilon", o.study.epsilon},
-      {"runs", o.study.runs},
-      {"iterations", o.study.iterations},
-      {"step", o.study.step > 0 ? json(o.study.step)
-                                : json("constant R/(G sqrt(k)) (public: minimises Theorem 24's "
-                                       "first term)")},
-      {"projection", o.study.project ? "box" : "none (paper)"},
-      {"M_S_noise", "Theorem 9 scale diam(P)/eps (errata pwa Theorem 17)"},
-      {"M_E", pwa::study_has_exponential_mechanism && o.study.exponential
-                  ? "exact rejection sampler (pwa Theorem 19)"
-                  : "not included"},
-      {"error_bars", "2 sigma = 2 * sample std / sqrt(runs)"},
-      {"seed", o.study.seed},
-      {"data_seed", o.data_seed}};
-  for (const int f : parse_list<int>(o.figures, "--figures")) {
-    if (f == 1)
-      out["figure1_iterations"] = study_iterations(o);
-    else if (f == 2)
-      out["figure2_box_size"] = sweep(o, "c", parse_list<double>(o.c_list, "--c-list"), 100);
-    else if (f == 3)
-      out["figure3_pieces"] = sweep(o, "m", parse_list<double>(o.m_list, "--m-list"), 200);
-    else if (f == 4)
-      out["epsilon_sweep"] = sweep(o, "epsilon", parse_list<double>(o.eps_list, "--eps-list"), 300);
-    else
-      throw std::invalid_argument("dpref pwa study: --figures entries must be 1, 2, 3 or 4");
-  }
-  write_json_output(out, o.out, "dpref pwa study");
+  pwa::study_config cfg;  // the flags' lists parsed; the study itself is the library's
+  cfg.figures = parse_list<int>(o.figures, "--figures");
+  cfg.m = o.m;
+  cfg.d = o.d;
+  cfg.c = o.c;
+  cfg.bmax = o.bmax;
+  cfg.k_list = parse_list<long long>(o.k_list, "--k-list");
+  cfg.c_list = parse_list<double>(o.c_list, "--c-list");
+  cfg.m_list = parse_list<double>(o.m_list, "--m-list");
+  cfg.eps_list = parse_list<double>(o.eps_list, "--eps-list");
+  cfg.study = o.study;
+  cfg.data_seed = o.data_seed;
+  write_json_output(pwa::study_json(cfg), o.out, "dpref pwa study");
   if (!o.png_dir.empty())
     run_plot_script(o.python, o.plot_script.empty() ? default_plot_script() : o.plot_script, o.out,
                     o.png_dir, "dpref pwa study");
@@ -364,40 +99,14 @@ void run_study(const pwa_study_options& o) {
 
 void register_pwa_command(CLI::App& app) {
   CLI::App* pwa_cmd = pwa_group(app);
-  auto o = std::make_shared<pwa_run_options>();
-  auto* run = pwa_cmd->add_subcommand("run", "Run one pwa mechanism and print JSON");
-  run->add_option("--mechanism", o->mechanism, "mp | ms | subgradient | regular | solve")
-      ->capture_default_str();
-  run->add_option("--precision", o->precision, "double | mp50")->capture_default_str();
-  run->add_option("--input", o->input,
-                  "instance JSON {A, b, c, bmax, G?, h?} (numbers or decimal strings); default: "
-                  "i.i.d. N(0,1) data (pwa 5.1)");
-  run->add_option("--m", o->m, "pieces (generated instance)")->capture_default_str();
-  run->add_option("--d", o->d, "dimension (generated instance)")->capture_default_str();
-  run->add_option("--c", o->c, "box half-width c (generated instance)")->capture_default_str();
-  run->add_option("--bmax", o->bmax, "neighbouring distance bmax of pwa (4)")
-      ->capture_default_str();
-  run->add_option("--epsilon", o->epsilon, "privacy budget")->capture_default_str();
-  run->add_option("--iterations", o->iterations, "k of Algorithm 2")->capture_default_str();
-  run->add_option("--step", o->step, "step alpha; 0 = R/(G sqrt(k))")->capture_default_str();
-  run->add_option("--step-rule", o->step_rule, "constant | inverse-sqrt (alpha/sqrt(i))")
-      ->capture_default_str();
-  run->add_option("--noise-rule", o->noise_rule, "M_S scale: theorem9 (Delta/eps) | paper")
-      ->capture_default_str();
-  run->add_flag("--project", o->project,
-                "project iterates (subgradient) / the output (ms) onto the box: a deviation");
-  run->add_flag("--trace", o->trace, "objective of every iterate (subgradient, regular)");
-  run->add_option("--seed", o->seed, "noise seed")->capture_default_str();
-  run->add_option("--data-seed", o->data_seed, "seed of the generated instance")
-      ->capture_default_str();
-  run->callback([o] {
-    if (o->precision == "double")
-      run_pwa<double>(*o);
-    else if (o->precision == "mp50")
-      run_pwa<mp50>(*o);
-    else
-      throw std::invalid_argument("dpref pwa run: --precision must be double or mp50");
-  });
+  // `dpref pwa run`: the generic run command over pwa::run_json (ARCH.CLI): flags from
+  // pwa::config's field list, --params, --precision, --out; no defaults or science here
+  add_run_command<pwa::config<double>>(
+      *pwa_cmd, "run",
+      "Run one pwa algorithm (private_subgradient = pwa Algorithms 1-2, perturb_data = M_P, "
+      "perturb_solution = M_S, exponential = M_E, regular_subgradient, optimum) and print the "
+      "result JSON",
+      []<class Real>(const io::document& d) { return pwa::run_json<Real>(d); });
 
   auto so = std::make_shared<pwa_study_options>();
   auto* study = pwa_cmd->add_subcommand(

@@ -20,6 +20,7 @@
 #include "dpref/dda/run_json.hpp"
 #include "dpref/ev/json.hpp"
 #include "dpref/linesearch/run_json.hpp"
+#include "dpref/pwa/run_json.hpp"
 
 namespace dpref::papers {
 
@@ -29,6 +30,7 @@ inline const std::vector<conformance::paper_runner>& runners() {
       DPREF_PAPER_RUNNER("ev", ::dpref::ev),
       DPREF_PAPER_RUNNER("linesearch", ::dpref::linesearch),
       DPREF_PAPER_RUNNER("dda", ::dpref::dda),
+      DPREF_PAPER_RUNNER("pwa", ::dpref::pwa),
   };
   return table;
 }

@@ -10,6 +10,8 @@ if(DPREF_GLPK_LIBRARY AND DPREF_GLPK_INCLUDE_DIR)
 else()
   message(STATUS "dpref: GLPK not found; PWA_GLPK (LP cross-check) will be skipped")
 endif()
+# the run contract of the pwa module (PWA.PARAMS, PWA.RUN, PWA.JSON, errata PWA-E2..E4)
+dpref_add_test(pwa_run_test LABELS unit SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/unit/pwa_run_test.cpp)
 dpref_add_test(pwa_prop LABELS property SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/property/pwa_prop.cpp)
 dpref_add_test(pwa_audit LABELS audit SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/audit/pwa_audit.cpp)
 dpref_add_test(pwa_regression LABELS regression SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/regression/pwa_study_regression.cpp)
@@ -18,12 +20,37 @@ dpref_add_test(pwa_study_slow LABELS slow SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/re
 target_compile_definitions(pwa_study_slow PRIVATE PWA_FULL_STUDY)
 # CLI smoke tests of `dpref pwa run|study` (the numbers are tested in the library tests)
 if(TARGET dpref_cli)
-  add_test(NAME pwa_cli_run COMMAND dpref_cli pwa run --mechanism subgradient --m 10 --d 2)
-  set_tests_properties(pwa_cli_run PROPERTIES LABELS unit PASS_REGULAR_EXPRESSION "\"total_eps\": 0.1")
-  add_test(NAME pwa_cli_run_mp50 COMMAND dpref_cli pwa run --mechanism ms --precision mp50 --m 5)
+  add_test(NAME pwa_cli_run COMMAND dpref_cli pwa run --algorithm private_subgradient --m 10 --d 2)
+  set_tests_properties(pwa_cli_run PROPERTIES LABELS unit PASS_REGULAR_EXPRESSION "\"epsilon\": 0.1")
+  add_test(NAME pwa_cli_run_mp50 COMMAND dpref_cli pwa run --algorithm perturb_solution --precision mp50 --m 5)
   set_tests_properties(pwa_cli_run_mp50 PROPERTIES LABELS unit PASS_REGULAR_EXPRESSION "certificate_gap")
-  add_test(NAME pwa_cli_rejects_bad_mechanism COMMAND dpref_cli pwa run --mechanism nope)
+  add_test(NAME pwa_cli_rejects_bad_mechanism COMMAND dpref_cli pwa run --algorithm nope)
   set_tests_properties(pwa_cli_rejects_bad_mechanism PROPERTIES LABELS unit WILL_FAIL TRUE)
   add_test(NAME pwa_cli_study COMMAND dpref_cli pwa study --runs 5 --figures 1,2 --k-list 1,10 --c-list 1,2)
   set_tests_properties(pwa_cli_study PROPERTIES LABELS unit PASS_REGULAR_EXPRESSION "figure2_box_size")
+  # ACC.LEDGER.ROUNDTRIP: each private algorithm's ledger re-accounted by `dpref account` bit
+  # for bit (double and mp50); the non-private ones: schema-valid, no guarantee claimed
+  set(PWA_CHECK /usr/bin/python3 ${PROJECT_SOURCE_DIR}/tests/cli/check_output.py)
+  set(PWA_SMALL pwa run --m 8 --d 2 --iterations 20)
+  foreach(prec double mp50)
+    foreach(alg private_subgradient perturb_data perturb_solution exponential)
+      add_test(NAME ACC_LEDGER_ROUNDTRIP_pwa_${alg}_${prec}
+               COMMAND ${PWA_CHECK} --schema result --roundtrip $<TARGET_FILE:dpref_cli>
+                       --precision ${prec} --expect paper=pwa --expect algorithm=${alg}
+                       -- $<TARGET_FILE:dpref_cli> ${PWA_SMALL} --algorithm ${alg}
+                       --precision ${prec})
+      set_tests_properties(ACC_LEDGER_ROUNDTRIP_pwa_${alg}_${prec} PROPERTIES LABELS unit)
+    endforeach()
+    foreach(alg regular_subgradient optimum)
+      add_test(NAME PWA_JSON_nonprivate_${alg}_${prec}
+               COMMAND $<TARGET_FILE:dpref_cli> ${PWA_SMALL} --algorithm ${alg} --precision ${prec})
+      set_tests_properties(PWA_JSON_nonprivate_${alg}_${prec} PROPERTIES LABELS unit
+                           PASS_REGULAR_EXPRESSION "\"privacy\": {[\r\n ]*\"private\": false[\r\n ]*}")
+    endforeach()
+  endforeach()
+  # HARD.CATALOGUE: every bad input of tests/cli/catalogue/pwa.jsonl refused clearly
+  add_test(NAME HARD_CATALOGUE_pwa
+           COMMAND /usr/bin/python3 ${PROJECT_SOURCE_DIR}/tests/cli/catalogue.py
+                   $<TARGET_FILE:dpref_cli> --only pwa)
+  set_tests_properties(HARD_CATALOGUE_pwa PROPERTIES LABELS unit TIMEOUT 900)
 endif()

@@ -9,8 +9,11 @@
 // data and is for evaluation only (it is not private).
 #pragma once
 
+#include <array>
 #include <cmath>
 #include <string>
+#include <string_view>
+#include <utility>
 
 #include "dpref/accounting/laplace.hpp"
 #include "dpref/accounting/ledger.hpp"
@@ -63,7 +66,12 @@ mechanism_result<Real> perturb_data(philox_stream& s, const piecewise_affine<Rea
 }
 
 /// Noise scale of M_S: Theorem 9 (Δ/ε, default) or the paper's §4.2 density (√d·Δ/ε).
+/// errata PWA-E4: the paper's √d is unnecessary; theorem9 is the default.
 enum class noise_rule { theorem9, paper };
+constexpr auto enum_names(noise_rule) {
+  return std::array{std::pair{noise_rule::theorem9, std::string_view("theorem9")},
+                    std::pair{noise_rule::paper, std::string_view("paper")}};
+}
 
 struct solution_perturbation_options {
   noise_rule rule = noise_rule::theorem9;

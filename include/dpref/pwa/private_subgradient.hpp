@@ -17,11 +17,14 @@
 // mp50 run with the same seed select the same indices unless a weight's rounding decides.
 #pragma once
 
+#include <array>
 #include <boost/multiprecision/cpp_int.hpp>
 #include <cmath>
 #include <cstdint>
 #include <span>
 #include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 #include "dpref/accounting/laplace.hpp"
@@ -117,11 +120,19 @@ enum class step_rule {
   constant,      ///< α_i = α
   inverse_sqrt,  ///< α_i = α/√i
 };
+constexpr auto enum_names(step_rule) {
+  return std::array{std::pair{step_rule::constant, std::string_view("constant")},
+                    std::pair{step_rule::inverse_sqrt, std::string_view("inverse_sqrt")}};
+}
 
 enum class projection_mode {
   none,  ///< pwa Algorithm 2 as printed: iterates may leave P
-  box,   ///< clamp every iterate into [−c, c]^d (P without extra rows only)
+  box,   ///< clamp every iterate into [−c, c]^d (P without extra rows only; errata PWA-E2)
 };
+constexpr auto enum_names(projection_mode) {
+  return std::array{std::pair{projection_mode::none, std::string_view("none")},
+                    std::pair{projection_mode::box, std::string_view("box")}};
+}
 
 template <real_scalar Real>
 struct subgradient_params {

@@ -1,0 +1,139 @@
+// Parameters of every pwa algorithm (spec/architecture.md ARCH.PARAMS, spec/pwa.md PWA.PARAMS):
+// one struct, the mechanism selected by `algorithm`:
+//   private_subgradient    pwa Algorithms 1-2 (ε-DP: k exponential mechanisms of ε/k, Thm 15)
+//   perturb_data           M_P, pwa Theorem 16 (ε-DP: ℓ2-Laplace on b, then the exact LP)
+//   perturb_solution       M_S, pwa §4.2 / Theorem 17 (ε-DP: ℓ2-Laplace on x_opt)
+//   exponential            M_E, pwa Theorem 19 (ε-DP: one exact sample of exp(−ε f/(2bmax)))
+//   regular_subgradient    the non-private subgradient method (pwa (12), Figure 1's reference)
+//   optimum                the certified epigraph LP (non-private)
+// The public constants the guarantee depends on (bmax, c, the polytope) are part of the
+// problem's public description (problem_spec); Δ of M_P is √m·bmax and Δ of M_S is diam(P),
+// both computed from public quantities only (ARCH.PUBLIC).
+#pragma once
+
+#include <array>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "dpref/params.hpp"
+#include "dpref/pwa/laplace_mechanisms.hpp"
+#include "dpref/pwa/private_subgradient.hpp"
+#include "dpref/scalar.hpp"
+
+namespace dpref::pwa {
+
+/// Which algorithm `run` executes.
+enum class algorithm_kind {
+  private_subgradient,
+  perturb_data,
+  perturb_solution,
+  exponential,
+  regular_subgradient,
+  optimum
+};
+constexpr auto enum_names(algorithm_kind) {
+  return std::array{
+      std::pair{algorithm_kind::private_subgradient, std::string_view("private_subgradient")},
+      std::pair{algorithm_kind::perturb_data, std::string_view("perturb_data")},
+      std::pair{algorithm_kind::perturb_solution, std::string_view("perturb_solution")},
+      std::pair{algorithm_kind::exponential, std::string_view("exponential")},
+      std::pair{algorithm_kind::regular_subgradient, std::string_view("regular_subgradient")},
+      std::pair{algorithm_kind::optimum, std::string_view("optimum")}};
+}
+
+/// Whether an algorithm releases anything under a privacy guarantee.
+constexpr bool is_private(algorithm_kind a) {
+  return a != algorithm_kind::regular_subgradient && a != algorithm_kind::optimum;
+}
+
+/// The exact samplers of M_E (spec/pwa_sampler.md). The paper's Metropolis chain is not offered
+/// by `run`: its law is not the target density, so no guarantee could be certified (errata
+/// PWA-E5; it stays available in `dpref pwa sample`).
+enum class sampler_kind { rejection, envelope, inverse_cdf };
+constexpr auto enum_names(sampler_kind) {
+  return std::array{std::pair{sampler_kind::rejection, std::string_view("rejection")},
+                    std::pair{sampler_kind::envelope, std::string_view("envelope")},
+                    std::pair{sampler_kind::inverse_cdf, std::string_view("inverse_cdf")}};
+}
+
+/// Parameters of `pwa::run` (field list: JSON keys and `dpref pwa run` flags).
+/// @spec PWA.PARAMS ARCH.PARAMS
+template <real_scalar Real>
+struct params {
+  static constexpr long long max_iterations = 10000000;
+  static constexpr double max_epsilon = 1e6, max_step = 1e15;
+
+  algorithm_kind algorithm = algorithm_kind::private_subgradient;
+  Real epsilon = Real(1) / 10;
+  long long iterations = 100;
+  std::optional<Real> step;
+  pwa::step_rule step_rule = pwa::step_rule::constant;
+  projection_mode projection = projection_mode::none;
+  std::optional<std::vector<Real>> start;
+  pwa::noise_rule noise_rule = pwa::noise_rule::theorem9;
+  sampler_kind sampler = sampler_kind::rejection;
+  long long max_attempts = 100000000;
+  bool trace = false;
+  bool optimum = true;
+
+  template <class V>
+  void fields(V&& v) {
+    v("algorithm", algorithm,
+      "private_subgradient (pwa Algorithms 1-2), perturb_data (M_P, Theorem 16), "
+      "perturb_solution (M_S, Theorem 17), exponential (M_E, Theorem 19), regular_subgradient "
+      "or optimum (both non-private)");
+    v("epsilon", epsilon,
+      "total privacy budget ε in (0, 1e6] (a bound: the certified guarantee is <= ε)");
+    v("iterations", iterations, "k of Algorithm 2 in [1, 1e7] (subgradient methods)");
+    v("step", step,
+      "step α in (0, 1e15] of the subgradient methods; absent: R/(G√k), which minimises the "
+      "first term of Theorem 24 (public: R = diam P, G = max‖a_i‖)");
+    v("step_rule", step_rule, "α_i = α (constant) or α/√i (inverse_sqrt)");
+    v("projection", projection,
+      "none (pwa as printed) or box: clamp the subgradient iterates / M_S's output into the box "
+      "(post-processing; errata PWA-E2; P without rows Gx <= h only)");
+    v("start", start, "x^(1) ∈ P of the subgradient methods (public); absent: the origin");
+    v("noise_rule", noise_rule,
+      "M_S noise scale: theorem9 (Δ/ε, exactly ε-DP) or paper (√d·Δ/ε as printed: (ε/√d)-DP; "
+      "errata PWA-E4)");
+    v("sampler", sampler, "M_E sampler: rejection, envelope or inverse_cdf (d = 1), all exact");
+    v("max_attempts", max_attempts, "M_E proposals per sample, in [1, 1e12]");
+    v("trace", trace, "record f(x^(i)) of every iterate (non-private)");
+    v("optimum", optimum, "also solve the certified optimum for the (non-private) suboptimality");
+  }
+
+  /// @throws invalid_parameter "pwa::params.<field> must be <condition>, got <value>"
+  /// @spec PWA.PARAMS
+  void validate() const {
+    const param_checker c("pwa::params");
+    const bool subgradient = algorithm == algorithm_kind::private_subgradient ||
+                             algorithm == algorithm_kind::regular_subgradient;
+    const std::string name(
+        enum_names(algorithm_kind{})[static_cast<std::size_t>(algorithm)].second);
+    c.positive("epsilon", epsilon);
+    c.require(epsilon <= Real(max_epsilon), "epsilon", "finite and in (0, 1e6]", epsilon);
+    c.at_least<long long>("iterations", iterations, 1, max_iterations);
+    if (step) {
+      c.positive("step", *step);
+      c.require(*step <= Real(max_step), "step", "finite and in (0, 1e15]", *step);
+    }
+    if (start)
+      for (const Real& x : *start) c.finite("start", x);
+    c.require(!start || subgradient, "start",
+              "absent unless algorithm is private_subgradient or regular_subgradient",
+              std::string("a vector"));
+    c.require(projection == projection_mode::none || subgradient ||
+                  algorithm == algorithm_kind::perturb_solution,
+              "projection", "none for " + name + " (box: subgradient methods and M_S)",
+              std::string("box"));
+    c.require(
+        noise_rule == pwa::noise_rule::theorem9 || algorithm == algorithm_kind::perturb_solution,
+        "noise_rule", "theorem9 unless algorithm = perturb_solution", std::string("paper"));
+    c.at_least<long long>("max_attempts", max_attempts, 1, 1000000000000LL);
+  }
+};
+
+}  // namespace dpref::pwa

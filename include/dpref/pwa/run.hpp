@@ -1,0 +1,432 @@
+// The one entry point of the pwa paper (spec/architecture.md ARCH.RUN, spec/pwa.md PWA.RUN):
+//   result<Real> run(const problem<Real>&, const params<Real>&, const philox_stream&)
+// runs the mechanism named by params.algorithm on problem (3) of pwa. Every private algorithm has
+// a fixed plan: its ledger is built and accounted first (plan_privacy, ARCH.BUDGET), the noise
+// scale raised by a few ulps while the certified guarantee would exceed ε, and only then is any
+// noise drawn. The mechanism reads a copy of `stream` sequentially (the k selections of
+// Algorithm 2 in order; the ℓ2-Laplace vector of M_P / M_S; the proposals of M_E).
+// `problem_spec<Real>` is the public description of the instance (a generated Gaussian instance
+// of pwa §5.1 or an instance file), `config<Real>` the complete configuration of `dpref pwa run`.
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "dpref/accounting/accountant.hpp"
+#include "dpref/io/json.hpp"
+#include "dpref/mechanisms/vector_laplace.hpp"
+#include "dpref/pwa/bounds.hpp"
+#include "dpref/pwa/exponential_mechanism.hpp"
+#include "dpref/pwa/exponential_mechanism_lp.hpp"
+#include "dpref/pwa/params.hpp"
+#include "dpref/pwa/study.hpp"
+#include "dpref/random/philox_stream.hpp"
+#include "dpref/run/report.hpp"
+
+namespace dpref::pwa {
+
+/// The problem of pwa (3).
+template <real_scalar Real>
+using problem = piecewise_affine<Real>;
+
+/// An instance file: {"A": [[a_1ᵀ], …], "b": [...], "G": [[...]], "h": [...]} (numbers or
+/// decimal strings, read at the target precision; G, h optional).
+template <real_scalar Real>
+struct instance_file {
+  std::vector<std::vector<Real>> A;
+  std::vector<Real> b;
+  std::vector<std::vector<Real>> G;
+  std::vector<Real> h;
+  template <class V>
+  void fields(V&& v) {
+    v("A", A, "m rows a_iᵀ of d entries");
+    v("b", b, "the private data b ∈ R^m");
+    v("G", G, "rows of Gx <= h (optional)");
+    v("h", h, "right-hand sides of Gx <= h (optional)");
+  }
+};
+
+/// Public description of the instance. The public constants c (the box) and bmax (the
+/// neighbouring distance of pwa (4)) are always given here, by the caller (ARCH.PUBLIC).
+/// @spec PWA.RUN ARCH.PUBLIC
+template <real_scalar Real>
+struct problem_spec {
+  static constexpr int max_pieces = 100000, max_dimension = 1000;
+  static constexpr long long max_entries = 10000000;
+  static constexpr double max_box = 1e6, max_bmax = 1e6;
+
+  std::string instance;
+  int m = 20;
+  int d = 2;
+  Real c = Real(1);
+  Real bmax = Real(1);
+  std::uint64_t data_seed = 1;
+
+  template <class V>
+  void fields(V&& v) {
+    v("instance", instance,
+      "instance file {A, b, G?, h?} (JSON); empty: A, b i.i.d. N(0, 1) (pwa §5.1, data_seed)");
+    v("m", m, "pieces m in [1, 1e5] (must match the instance file's A)");
+    v("d", d, "dimension d in [1, 1000] (must match the instance file's A)");
+    v("c", c, "box half-width c in (0, 1e6]: P = [−c, c]^d ∩ {Gx <= h}");
+    v("bmax", bmax, "neighbouring distance bmax in (0, 1e6] of pwa (4): max_i |b_i − b′_i|");
+    v("data_seed", data_seed, "seed of the generated instance");
+  }
+  /// @throws invalid_parameter "pwa::problem.<field> must be …"
+  void validate() const {
+    const param_checker ch("pwa::problem");
+    ch.at_least<int>("m", m, 1, max_pieces);
+    ch.at_least<int>("d", d, 1, max_dimension);
+    ch.require(static_cast<long long>(m) * d <= max_entries, "m", "such that m·d <= 1e7", m);
+    ch.positive("c", c);
+    ch.require(c <= Real(max_box), "c", "finite and in (0, 1e6]", c);
+    ch.positive("bmax", bmax);
+    ch.require(bmax <= Real(max_bmax), "bmax", "finite and in (0, 1e6]", bmax);
+  }
+};
+
+/// Builds the problem: the instance file (A, b, G, h; its sizes must match m, d) or the Gaussian
+/// instance of pwa §5.1. @throws invalid_parameter / std::invalid_argument naming the field
+/// @spec PWA.RUN
+template <real_scalar Real>
+problem<Real> make_problem(const problem_spec<Real>& s) {
+  s.validate();
+  if (s.instance.empty()) return gaussian_instance<Real>(s.data_seed, s.m, s.d, s.c, s.bmax);
+  const io::document doc = io::document::from_file(s.instance);
+  instance_file<Real> f;
+  io::read_fields(io::node(doc), f);
+  const param_checker ch("pwa::problem");
+  ch.require(static_cast<long long>(f.A.size()) == s.m, "m",
+             "the number of rows of A in " + s.instance, s.m);
+  ch.require(f.b.size() == f.A.size(), "instance", "a file whose b has m entries", s.instance);
+  ch.require(f.h.size() == f.G.size(), "instance", "a file whose h has one entry per row of G",
+             s.instance);
+  matrix<Real> A(s.m, s.d), G(static_cast<Eigen::Index>(f.G.size()), s.d);
+  for (int i = 0; i < s.m; ++i) {
+    ch.require(static_cast<int>(f.A[static_cast<std::size_t>(i)].size()) == s.d, "d",
+               "the length of every row of A in " + s.instance, s.d);
+    for (int j = 0; j < s.d; ++j)
+      A(i, j) = f.A[static_cast<std::size_t>(i)][static_cast<std::size_t>(j)];
+  }
+  for (std::size_t i = 0; i < f.G.size(); ++i) {
+    ch.require(static_cast<int>(f.G[i].size()) == s.d, "d",
+               "the length of every row of G in " + s.instance, s.d);
+    for (int j = 0; j < s.d; ++j)
+      G(static_cast<Eigen::Index>(i), j) = f.G[i][static_cast<std::size_t>(j)];
+  }
+  polytope<Real> P;
+  P.dimension = s.d;
+  P.box = s.c;
+  P.G = std::move(G);
+  P.h = Eigen::Map<const vector<Real>>(f.h.data(), static_cast<Eigen::Index>(f.h.size()));
+  return piecewise_affine<Real>(
+      std::move(A),
+      Eigen::Map<const vector<Real>>(f.b.data(), static_cast<Eigen::Index>(f.b.size())),
+      std::move(P), s.bmax);
+}
+
+/// Non-private diagnostics of a run: functions of the private b without noise (evaluation only;
+/// not covered by the guarantee).
+template <real_scalar Real>
+struct diagnostics {
+  std::optional<Real> objective;      ///< f(x) of the released x on the true data
+  std::optional<Real> suboptimality;  ///< f(x) − f_opt (params.optimum)
+  /// min_{i≤k} f(x^(i)): Theorem 24's quantity, which Algorithm 2 does NOT output (choosing the
+  /// best iterate needs the private f; errata PWA-E3)
+  std::optional<Real> best_iterate_objective;
+  std::vector<Real> objective_trace;          ///< f(x^(i)), i = 1..k+1 (params.trace)
+  std::optional<pwa_solution<Real>> optimum;  ///< the certified LP optimum (params.optimum)
+  std::optional<Real> optimum_gap;            ///< f(x_opt) − g(λ, μ) of its certificate
+  std::optional<me_counts> sampler_counts;    ///< M_E proposals (depend on b)
+};
+
+/// Result of pwa::run (ARCH.RESULT): the shared report, the released x and the public
+/// calibration (sensitivity, noise scale, step, bounds of Theorems 17 / 24).
+/// @spec PWA.RUN ARCH.RESULT
+template <real_scalar Real>
+struct result : run_report<Real> {
+  algorithm_kind algorithm = algorithm_kind::private_subgradient;
+  vector<Real> x;                   ///< the released output (x_opt for `optimum`)
+  std::optional<Real> sensitivity;  ///< Δ (M_P: √m·bmax; M_S: diam P; Algorithm 1 / M_E: bmax)
+  std::optional<Real> noise_scale;  ///< ℓ2-Laplace scale b, or the exponential scale 2Δu/ε'
+  std::optional<Real> step;         ///< α of the subgradient methods
+  std::vector<long long> selected;  ///< i* of every step of Algorithm 2 (released)
+  std::optional<Real> bound_theorem17;  ///< E[f(x)] − f_opt bound of M_S (public)
+  /// bound of Theorem 24 on E[min_i f(x^(i))] − f_opt, NOT on the output (errata PWA-E3)
+  std::optional<Real> bound_theorem24_best_iterate;
+  pwa::diagnostics<Real> diagnostics;
+};
+
+namespace detail {
+
+/// Raises `scale` by a few ulps while the plan's certified ε exceeds `eps` (rounding of ε/k,
+/// 2Δu/s and of the composition); returns the accepted plan.
+/// @throws std::logic_error if no scale certifies ε (never observed)
+template <real_scalar Real, class Plan>
+accounting::ledger<Real> calibrate_scale(Real& scale, const Real& eps, Plan&& plan,
+                                         const char* who) {
+  for (int attempt = 0; attempt < 48; ++attempt) {
+    accounting::ledger<Real> l = plan(scale);
+    if (!(l.total().epsilon > eps)) return l;
+    accounting::certifier<Real> c;  // s ← s·(1 + 2^(attempt+2)·u), rounded up
+    const accounting::work_real bump =
+        accounting::work_real(1) +
+        c.in(machine_epsilon<Real>()) * accounting::work_real(4LL << attempt);
+    scale = c.up(c.in(scale)*bump);
+  }
+  throw std::logic_error(std::string(who) + ": no noise scale certifies epsilon");
+}
+
+/// The checks of `params` that need the problem.
+/// @throws invalid_parameter naming the field
+template <real_scalar Real>
+void validate_against(const problem<Real>& prob, const params<Real>& p) {
+  p.validate();
+  const param_checker c("pwa::params");
+  const bool rows = prob.polytope().has_extra_rows();
+  c.require(p.projection == projection_mode::none || !rows, "projection",
+            "none when P has rows Gx <= h (the Euclidean projection onto a general polytope "
+            "needs a QP; errata PWA-E2)",
+            std::string("box"));
+  if (p.start) {
+    c.require(static_cast<long long>(p.start->size()) == prob.dimension(), "start",
+              "of size d = " + std::to_string(prob.dimension()), p.start->size());
+    const vector<Real> x =
+        Eigen::Map<const vector<Real>>(p.start->data(), static_cast<Eigen::Index>(p.start->size()));
+    c.require(prob.polytope().contains(x), "start", "a point of P", std::string("outside P"));
+  }
+  c.require(p.algorithm != algorithm_kind::exponential || p.sampler != sampler_kind::inverse_cdf ||
+                prob.dimension() == 1,
+            "sampler", "rejection or envelope when d > 1 (inverse_cdf: d = 1)",
+            std::string("inverse_cdf"));
+}
+
+template <real_scalar Real>
+subgradient_params<Real> subgradient_settings(const problem<Real>& prob, const params<Real>& p) {
+  subgradient_params<Real> sp;
+  sp.epsilon = p.epsilon;
+  sp.iterations = p.iterations;
+  sp.step = p.step ? *p.step : theorem24_step(prob, p.iterations);
+  sp.rule = p.step_rule;
+  sp.projection = p.projection;  // PWA-E2: post-processing of the private selections
+  if (p.start)
+    sp.x1 =
+        Eigen::Map<const vector<Real>>(p.start->data(), static_cast<Eigen::Index>(p.start->size()));
+  sp.trace = p.trace;
+  return sp;
+}
+
+template <real_scalar Real>
+void take_subgradient(result<Real>& r, subgradient_result<Real>&& s,
+                      const subgradient_params<Real>& sp) {
+  r.x = std::move(s.x);
+  r.iterations = sp.iterations;
+  r.step = sp.step;
+  r.diagnostics.objective = s.objective;
+  r.diagnostics.best_iterate_objective = s.best_objective;  // errata PWA-E3: not the output
+  r.diagnostics.objective_trace = std::move(s.objective_trace);
+  for (const Eigen::Index i : s.selected) r.selected.push_back(static_cast<long long>(i));
+}
+
+}  // namespace detail
+
+/// Runs params.algorithm on `prob` (see the file comment).
+/// @throws invalid_parameter naming the parameter; accounting::budget_exceeded before anything
+/// is released if the certified guarantee would exceed params.epsilon (never after calibration)
+/// @spec PWA.RUN ARCH.RUN ARCH.BUDGET
+template <real_scalar Real>
+result<Real> run(const problem<Real>& prob, const params<Real>& p, const philox_stream& stream) {
+  detail::validate_against(prob, p);
+  using std::sqrt;
+  philox_stream s = stream;
+  result<Real> r;
+  r.algorithm = p.algorithm;
+  const privacy_budget_request<Real> request{p.epsilon, Real(0), false};
+  const Real G = bounds::lipschitz(prob);
+  const Real R = diameter_bound(prob.polytope());
+  switch (p.algorithm) {
+    case algorithm_kind::private_subgradient: {
+      // Algorithm 1 with Δu = bmax (Lemma 18): scale 2bmax/(ε/k), k events composed (Thm 15)
+      const auto sp = detail::subgradient_settings(prob, p);
+      accounting::certifier<Real> c;
+      Real scale = c.up(accounting::work_real(2) * c.in(prob.bmax()) * c.in(Real(p.iterations)) /
+                        c.in(p.epsilon));
+      auto plan = detail::calibrate_scale(
+          scale, p.epsilon,
+          [&](const Real& sc) {
+            accounting::ledger<Real> l;
+            l.record(accounting::make_event<Real>(
+                accounting::exponential_mechanism<Real>{prob.bmax(), sc, false}, p.iterations,
+                "pwa Algorithm 1 (sign per errata PWA-E1), one selection per step of Algorithm "
+                "2: P(i) ∝ exp(u_i/s), Δu = bmax (Lemma 18)"));
+            return l;
+          },
+          "pwa::run (private_subgradient)");
+      r.privacy = plan_privacy(std::move(plan), request, "pwa::run (private_subgradient)");
+      r.sensitivity = prob.bmax();
+      r.noise_scale = scale;
+      auto res = detail::run_subgradient(
+          prob, sp,
+          [&](const vector<Real>& u, long long) { return select_index<Real>(s, u, scale); },
+          "pwa::run");
+      const Real steps = res.step_sum, steps_sq = res.step_sq_sum;
+      detail::take_subgradient(r, std::move(res), sp);
+      r.bound_theorem24_best_iterate =
+          bounds::thm24(R, G, steps, steps_sq, prob.bmax(), prob.pieces(), p.epsilon, p.iterations);
+      break;
+    }
+    case algorithm_kind::regular_subgradient: {
+      const auto sp = detail::subgradient_settings(prob, p);
+      r.privacy = non_private<Real>();
+      detail::take_subgradient(r, regular_subgradient(prob, sp), sp);
+      break;
+    }
+    case algorithm_kind::perturb_data: {
+      // M_P, Theorem 16: b̃ = b + w_P, ‖w_P‖ ~ ℓ2-Laplace of scale Δ/ε, Δ = √m·bmax
+      const Real delta = data_sensitivity(prob);
+      Real scale = accounting::laplace_scale(delta, p.epsilon);
+      auto plan = detail::calibrate_scale(
+          scale, p.epsilon,
+          [&](const Real& sc) {
+            accounting::ledger<Real> l;
+            l.record(accounting::make_event<Real>(
+                accounting::vector_laplace_mechanism<Real>{delta, sc}, 1,
+                "pwa M_P (Theorem 16): b + w_P, Δ = √m·bmax; the LP solve is post-processing"));
+            return l;
+          },
+          "pwa::run (perturb_data)");
+      r.privacy = plan_privacy(std::move(plan), request, "pwa::run (perturb_data)");
+      r.sensitivity = delta;
+      r.noise_scale = scale;
+      const vector<Real> b_noisy = mechanisms::vector_laplace_mechanism<Real>(s, prob.b(), scale);
+      r.x = solve(prob.with_b(b_noisy)).x;  // post-processing (Theorem 14)
+      r.iterations = 1;
+      break;
+    }
+    case algorithm_kind::perturb_solution: {
+      // M_S, §4.2: x_opt + w_S, Δ = diam(P) >= ‖x_opt − x′_opt‖. Theorem 9 needs scale Δ/ε; the
+      // paper's density has √d·Δ/ε (errata PWA-E4), which the ledger accounts as ε/√d.
+      const Real delta = R;
+      Real scale = accounting::laplace_scale(delta, p.epsilon);
+      if (p.noise_rule == noise_rule::paper) {
+        accounting::certifier<Real> c;
+        scale = c.up(c.in(scale)*sqrt(c.in(Real(prob.dimension()))));
+      }
+      auto plan = detail::calibrate_scale(
+          scale, p.epsilon,
+          [&](const Real& sc) {
+            accounting::ledger<Real> l;
+            l.record(accounting::make_event<Real>(
+                accounting::vector_laplace_mechanism<Real>{delta, sc}, 1,
+                p.noise_rule == noise_rule::paper
+                    ? "pwa M_S (§4.2) with the printed scale √d·Δ/ε (errata PWA-E4): Δ = diam P"
+                    : "pwa M_S (§4.2, Theorem 9 scale Δ/ε, errata PWA-E4): Δ = diam P"));
+            return l;
+          },
+          "pwa::run (perturb_solution)");
+      r.privacy = plan_privacy(std::move(plan), request, "pwa::run (perturb_solution)");
+      r.sensitivity = delta;
+      r.noise_scale = scale;
+      r.x = mechanisms::vector_laplace_mechanism<Real>(s, solve(prob).x, scale);
+      if (p.projection == projection_mode::box) {  // post-processing (P is public)
+        const Real c = prob.polytope().box;
+        for (Eigen::Index j = 0; j < r.x.size(); ++j)
+          r.x[j] = r.x[j] < -c ? Real(-c) : (r.x[j] > c ? c : r.x[j]);
+      }
+      r.iterations = 1;
+      r.bound_theorem17 = bounds::thm17(G, prob.dimension(), delta, p.epsilon, p.noise_rule);
+      break;
+    }
+    case algorithm_kind::exponential: {
+      // M_E, Theorem 19: density ∝ exp(−ε′ f/(2bmax)) sampled exactly; ε′ <= ε lowered by a few
+      // ulps while 2bmax/scale, rounded up, exceeds ε
+      me_config<Real> cfg;
+      cfg.max_attempts = p.max_attempts;
+      Real eps_used = p.epsilon;
+      std::optional<exponential_mechanism<Real>> me;
+      accounting::ledger<Real> plan;
+      for (int attempt = 0;; ++attempt) {
+        me.emplace(make_exponential_mechanism_lp(prob, eps_used, cfg));
+        plan = accounting::ledger<Real>{};
+        plan.record(accounting::make_event<Real>(
+            accounting::exponential_mechanism<Real>{prob.bmax(), me->scale(), false}, 1,
+            "pwa M_E (Theorem 19): one exact sample of exp(−f/s), Δu = bmax (Lemma 18)"));
+        if (!(plan.total().epsilon > p.epsilon) || attempt >= 47) break;
+        accounting::certifier<Real> c;
+        eps_used = c.down(c.in(eps_used) /
+                          (accounting::work_real(1) +
+                           c.in(machine_epsilon<Real>()) * accounting::work_real(4LL << attempt)));
+      }
+      r.privacy = plan_privacy(std::move(plan), request, "pwa::run (exponential)");
+      r.sensitivity = prob.bmax();
+      r.noise_scale = me->scale();
+      me_counts counts;
+      const me_method m = p.sampler == sampler_kind::rejection  ? me_method::rejection
+                          : p.sampler == sampler_kind::envelope ? me_method::envelope
+                                                                : me_method::inverse_cdf;
+      try {
+        r.x = me->draw(s, m, &counts);
+      } catch (const sampling_limit_exceeded&) {  // nothing released: a parameter to raise
+        param_checker("pwa::params")
+            .fail("max_attempts",
+                  "large enough for the M_E sampler to accept a proposal (none of " +
+                      std::to_string(p.max_attempts) +
+                      " was accepted; raise max_attempts or use another sampler)",
+                  p.max_attempts);
+      }
+      r.diagnostics.sampler_counts = counts;
+      r.iterations = 1;
+      break;
+    }
+    case algorithm_kind::optimum: {
+      r.privacy = non_private<Real>();
+      const auto sol = solve(prob);
+      r.x = sol.x;
+      r.iterations = sol.iterations;
+      r.status = status::converged;
+      r.message = "the epigraph LP reached an optimal basis (certified by its dual)";
+      break;
+    }
+  }
+  if (p.algorithm != algorithm_kind::optimum) {
+    r.status = status::completed;
+    r.message = p.algorithm == algorithm_kind::private_subgradient ||
+                        p.algorithm == algorithm_kind::regular_subgradient
+                    ? "all k steps ran"
+                    : "the mechanism released its output";
+  }
+  if (!r.diagnostics.objective) r.diagnostics.objective = prob.value(r.x);
+  if (p.optimum || p.algorithm == algorithm_kind::optimum) {
+    auto sol = solve(prob);
+    r.diagnostics.optimum_gap = verify_certificate(prob, sol.x, sol.certificate).gap;
+    r.diagnostics.suboptimality = Real(*r.diagnostics.objective - sol.value);
+    r.diagnostics.optimum = std::move(sol);
+  }
+  return r;
+}
+
+/// Complete configuration of a run: the problem's public description, the parameters and the
+/// stream (seed, stream id) of the run's noise. Its JSON is the `--params` document of
+/// `dpref pwa run` and the "config" echoed in the result.
+/// @spec PWA.RUN
+template <real_scalar Real>
+struct config {
+  problem_spec<Real> problem;
+  pwa::params<Real> params;
+  std::uint64_t seed = 20261121;
+  std::uint64_t stream = 0;
+
+  template <class V>
+  void fields(V&& v) {
+    v("problem", problem, "the instance (public description)");
+    v("params", params, "the algorithm and its parameters");
+    v("seed", seed, "seed of the run's stream (the mechanism's noise)");
+    v("stream", stream, "stream id of the run's stream");
+  }
+};
+
+}  // namespace dpref::pwa

@@ -1,0 +1,109 @@
+// JSON entry point of the pwa paper (spec/architecture.md ARCH.JSON, spec/pwa.md PWA.JSON):
+//   run_json<Real>(doc)   `dpref pwa run`: config<Real> read strictly through its field list
+//                         (every number converted once from its decimal text at Real), the
+//                         problem built from its public description, `run`, and the result
+//                         document (schema dpref.result/1).
+// Result: "iterates": {"x": the released output, "selected": Algorithm 2's i* (released),
+// "sensitivity", "noise_scale", "step", "bounds": {theorem17 | theorem24_best_iterate}} — public
+// quantities only. "non_private": f(x), the suboptimality, the best iterate's objective (errata
+// PWA-E3: Theorem 24's object, not an output), the objective trace, the certified optimum and
+// M_E's proposal counts — functions of the private b, not covered by the guarantee.
+#pragma once
+
+#include <string>
+
+#include "dpref/io/json.hpp"
+#include "dpref/pwa/run.hpp"
+#include "dpref/run/report_json.hpp"
+
+namespace dpref::pwa {
+
+namespace detail {
+/// Runs f; an invalid_parameter it throws is re-thrown as std::invalid_argument prefixed with how
+/// the user wrote the field: its flag ("--epsilon") or its JSON path ("f.json: /params/epsilon").
+template <class F>
+decltype(auto) at_path(const io::document& doc, const std::string& section, F&& f) {
+  try {
+    return f();
+  } catch (const invalid_parameter& e) {
+    std::string ptr = section + "/";
+    for (const char ch : e.field()) ptr += ch == '.' ? '/' : ch;
+    throw std::invalid_argument(doc.display(ptr) + ": " + e.what());
+  }
+}
+
+template <real_scalar Real>
+io::json opt_value(const std::optional<Real>& x) {
+  return x ? io::real_value(*x) : io::json(nullptr);
+}
+}  // namespace detail
+
+/// The label of the non-private section.
+inline constexpr const char* non_private_note =
+    "not covered by the privacy guarantee: functions of the private b (objective values, the "
+    "best iterate, the exact optimum)";
+
+/// The result document of a run (see the file comment).
+/// @spec PWA.JSON ARCH.RESULT
+template <real_scalar Real>
+io::json result_json(const result<Real>& res, const config<Real>& cfg) {
+  result_parts parts;
+  parts.paper = "pwa";
+  parts.algorithm = std::string(io::enum_to_string(res.algorithm));
+  parts.config = io::fields_value(cfg);
+  io::json it = io::json::object();
+  it["x"] = io::to_value(res.x);
+  it["selected"] = io::to_value(res.selected);
+  it["sensitivity"] = detail::opt_value(res.sensitivity);
+  it["noise_scale"] = detail::opt_value(res.noise_scale);
+  it["step"] = detail::opt_value(res.step);
+  it["bounds"] = {{"theorem17", detail::opt_value(res.bound_theorem17)},
+                  {"theorem24_best_iterate", detail::opt_value(res.bound_theorem24_best_iterate)}};
+  parts.iterates = std::move(it);
+  const auto& d = res.diagnostics;
+  parts.trace = cfg.params.trace ? io::json{{"objective", io::to_value(d.objective_trace)}}
+                                 : io::json(nullptr);
+  io::json np = io::json::object();
+  np["note"] = non_private_note;
+  np["objective"] = detail::opt_value(d.objective);
+  np["suboptimality"] = detail::opt_value(d.suboptimality);
+  np["best_iterate_objective"] = detail::opt_value(d.best_iterate_objective);
+  if (d.optimum)
+    np["optimum"] = {{"x", io::to_value(d.optimum->x)},
+                     {"value", io::real_value(d.optimum->value)},
+                     {"lower_bound", io::real_value(d.optimum->lower_bound)},
+                     {"certificate_gap", detail::opt_value(d.optimum_gap)},
+                     {"lambda", io::to_value(d.optimum->certificate.lambda)},
+                     {"mu", io::to_value(d.optimum->certificate.mu)},
+                     {"simplex_iterations", d.optimum->iterations}};
+  else
+    np["optimum"] = nullptr;
+  if (d.sampler_counts)
+    np["sampler"] = {{"attempts", d.sampler_counts->attempts},
+                     {"accepted", d.sampler_counts->accepted}};
+  parts.non_private = std::move(np);
+  return result_value(res, std::move(parts));
+}
+
+/// `dpref pwa run`: reads config<Real> from `doc` (unknown keys, wrong types and invalid values
+/// refused with the JSON path or flag), builds the problem, runs, returns the result document.
+/// @throws std::invalid_argument / invalid_parameter for invalid input;
+/// accounting::budget_exceeded (nothing released)
+/// @spec PWA.JSON ARCH.JSON
+template <real_scalar Real>
+io::json run_json(const io::document& doc) {
+  config<Real> cfg;
+  io::read_fields(io::node(doc), cfg);
+  detail::at_path(doc, "/params", [&] { cfg.params.validate(); });
+  detail::at_path(doc, "/problem", [&] { cfg.problem.validate(); });
+  const problem<Real> prob =
+      detail::at_path(doc, "/problem", [&] { return make_problem(cfg.problem); });
+  detail::at_path(doc, "/params", [&] { detail::validate_against(prob, cfg.params); });
+  const philox_stream stream(cfg.seed, cfg.stream);
+  // refusals during the run (M_E's max_attempts) name the flag / JSON path too
+  const result<Real> res =
+      detail::at_path(doc, "/params", [&] { return run(prob, cfg.params, stream); });
+  return result_json(res, cfg);
+}
+
+}  // namespace dpref::pwa
