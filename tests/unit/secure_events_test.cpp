@@ -237,8 +237,8 @@ TEST(SEC_EVENT_JSON, StrictReaderRefusesUnknownAndMissingKeys) {
                 "count": 1}]})");
             }),
             "events.json: /events/0 has unknown key \"clamp\" for mechanism snapped_vector_laplace "
-            "(valid keys: analysis, count, dimension, grid_exponent, grid_scale, label, mechanism, "
-            "sampling, sensitivity)");
+            "(valid keys: analysis, count, dimension, grid_exponent, grid_scale, joint, label, "
+            "mechanism, sampling, sensitivity)");
   EXPECT_EQ(message_of([&] {
               read(head + R"({"mechanism": "snapped_gaussian", "sensitivity": 1,
                 "grid_exponent": 2.5, "variance_num": 4, "variance_den": 1, "dimension": 3,
