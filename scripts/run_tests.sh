@@ -2,8 +2,10 @@
 # The CI test suite (README's test command; .ci/run runs exactly this after install_deps):
 #   1. release build (warnings as errors) and every ctest label but `slow`: unit, property,
 #      regression, audit, mpi (ranks 1-3, byte-identical to serial), the Python package's pytest
-#      suite, the bad-input catalogue, the report's browser test;
-#   2. ASan + UBSan build (dev preset) and the unit, property and regression labels;
+#      suite, the bad-input catalogue and the per-paper run-contract checks;
+#   2. ASan + UBSan build (dev preset: the library and its test executables, no CLI, which the
+#      release phase tests and the fuzz phase exercises under ASan) and the unit, property and
+#      regression labels;
 #   3. ThreadSanitizer build of the threaded tests (label threads);
 #   4. libFuzzer smoke run of every fuzz target (60 s each, label fuzz, clang).
 # Exits non-zero on any failure. Prints the time of every phase.
