@@ -3,43 +3,40 @@
 // dispatch by paper name — `dpref.run(paper, config)` in Python, the "run" op of
 // `dpref check-vectors`, the trajectory families of `dpref vectors` — find the papers here.
 //
-// Adding a paper is two lines, each optional until its code exists:
-//   1. its run_json<Real>(const io::document&) -> io::json (include/dpref/<paper>/run_json.hpp):
-//        #include "dpref/ev/run_json.hpp"
-//        DPREF_PAPER_RUNNER("ev", ::dpref::ev),                      // in runners()
-//   2. its conformance trajectories, a function returning a conformance::family whose vectors
-//      are made by conformance::trajectory_vector (one short run per algorithm):
-//        {"trajectories/ev", &::dpref::ev::conformance_trajectories},  // in trajectory_families()
+// The table is compiled once, in the library dpref_papers (src/papers/*.cpp, ARCH.INSTANCES):
+// <paper>_runner.cpp holds the explicit instantiations of that paper's run_json<Real> for every
+// dpref scalar, and every consumer (the CLI's `<paper> run` commands, `dpref vectors`, the Python
+// module) sees the matching `extern template` declarations (DPREF_PAPER_INSTANCES) instead of
+// instantiating the papers' algorithms again at four precisions.
+//
+// Adding a paper:
+//   1. its run_json<Real>(const io::document&) -> io::json (include/dpref/<paper>/run_json.hpp)
+//      with the DPREF_PAPER_INSTANCES extern declarations at the end of that header;
+//   2. src/papers/<paper>_runner.cpp: the explicit instantiations and
+//        conformance::paper_runner <paper>_runner() { return DPREF_PAPER_RUNNER("<paper>", ...); }
+//      declared in detail below and listed in runners() (papers.cpp);
+//   3. optionally its conformance trajectories in trajectory_families() (papers.cpp).
 // Nothing else changes: `dpref vectors` writes trajectories/<paper>.json, `dpref check-vectors`
-// and `dpref.conformance.check` check it, and `dpref.run("ev", ...)` works.
+// and `dpref.conformance.check` check it, and `dpref.run("<paper>", ...)` works.
 #pragma once
 
 #include <vector>
 
 #include "dpref/conformance/registry.hpp"
-#include "dpref/dda/run_json.hpp"
-#include "dpref/ev/json.hpp"
-#include "dpref/linesearch/run_json.hpp"
-#include "dpref/pwa/run_json.hpp"
 
 namespace dpref::papers {
 
-/// run_json entry points, one line per paper.
-inline const std::vector<conformance::paper_runner>& runners() {
-  static const std::vector<conformance::paper_runner> table = {
-      DPREF_PAPER_RUNNER("ev", ::dpref::ev),
-      DPREF_PAPER_RUNNER("linesearch", ::dpref::linesearch),
-      DPREF_PAPER_RUNNER("dda", ::dpref::dda),
-      DPREF_PAPER_RUNNER("pwa", ::dpref::pwa),
-  };
-  return table;
-}
+/// run_json entry points, one per paper, in the order ev, linesearch, dda, pwa, accel.
+const std::vector<conformance::paper_runner>& runners();
 
-/// Conformance trajectory families, one line per paper.
-inline std::vector<conformance::family_entry> trajectory_families() {
-  return {
-      // {"trajectories/ev", &::dpref::ev::conformance_trajectories},
-  };
-}
+/// Conformance trajectory families, one per paper that defines them.
+std::vector<conformance::family_entry> trajectory_families();
+
+namespace detail {
+conformance::paper_runner ev_runner();
+conformance::paper_runner linesearch_runner();
+conformance::paper_runner dda_runner();
+conformance::paper_runner pwa_runner();
+}  // namespace detail
 
 }  // namespace dpref::papers

@@ -13,4 +13,10 @@ if(TARGET dpref_cli)
     set_tests_properties(ARCH_RUN_contract_${paper} ARCH_CLI_contract_${paper}
                          PROPERTIES LABELS unit TIMEOUT 900)
   endforeach()
+  # ARCH.INSTANCES: run_json compiled once, in dpref_papers; the CLI's objects define none.
+  add_test(NAME ARCH_INSTANCES_run_json
+           COMMAND /usr/bin/python3 ${PROJECT_SOURCE_DIR}/tests/cli/check_instances.py
+                   $<TARGET_FILE:dpref_papers> ev,linesearch,dda,pwa $<TARGET_OBJECTS:dpref_cli>
+           COMMAND_EXPAND_LISTS)
+  set_tests_properties(ARCH_INSTANCES_run_json PROPERTIES LABELS unit)
 endif()

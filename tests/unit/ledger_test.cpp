@@ -1,7 +1,6 @@
 // The event vocabulary, the accountant, the ledger's JSON and thread-safe certification
 // (spec/accounting.md ACC.EVENT, ACC.ACCOUNT, ACC.LEDGER.JSON, ACC.CERT.THREADS).
 #include <gtest/gtest.h>
-#include <mpfr.h>
 
 #include <string>
 #include <thread>
@@ -9,6 +8,7 @@
 
 #include "dpref/accounting/accounting.hpp"
 #include "dpref/accounting/ledger_json.hpp"
+#include "dpref/parallel/worker_scope.hpp"
 #include "support/scalars.hpp"
 
 namespace {
@@ -218,10 +218,6 @@ std::vector<R> certified_values() {
   return out;
 }
 
-// MPFR keeps per-thread caches of constants (exp, log 2, ...); a thread that used MPFR frees
-// them before it exits (MPFR manual, mpfr_free_cache2), or LeakSanitizer reports them.
-void free_thread_caches() { mpfr_free_cache2(MPFR_FREE_LOCAL_CACHE); }
-
 TEST(ACC_CERT_THREADS, FourThreadsAtFourPrecisionsEqualTheSerialResults) {
   const auto d = certified_values<double>();
   const auto ld = certified_values<long double>();
@@ -234,20 +230,20 @@ TEST(ACC_CERT_THREADS, FourThreadsAtFourPrecisionsEqualTheSerialResults) {
     std::vector<mpfr_real> f2;
     {
       std::jthread a([&] {
+        const parallel::worker_scope scope;  // frees its MPFR caches
         d2 = certified_values<double>();
-        free_thread_caches();
       });
       std::jthread b([&] {
+        const parallel::worker_scope scope;  // frees its MPFR caches
         ld2 = certified_values<long double>();
-        free_thread_caches();
       });
       std::jthread c([&] {
+        const parallel::worker_scope scope;  // frees its MPFR caches
         m2 = certified_values<mp50>();
-        free_thread_caches();
       });
       std::jthread e([&] {
+        const parallel::worker_scope scope;  // frees its MPFR caches
         f2 = certified_values<mpfr_real>();
-        free_thread_caches();
       });
     }
     EXPECT_EQ(d2, d);

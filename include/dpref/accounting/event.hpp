@@ -37,7 +37,7 @@
 // and the line searches of one mini-batch. The accountant composes their base RDP curves on the
 // sample (adaptive composition) and amplifies the composition once (Poisson: the Zhu–Wang general
 // bound; no sampling: the composition itself): amplifying each part separately would
-// under-count (linesearch LS.BATCH).
+// under-count (spec/accounting.md ACC.EVENT.JOINT).
 #pragma once
 
 #include <array>

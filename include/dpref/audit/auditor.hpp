@@ -39,6 +39,7 @@
 #include "dpref/audit/neighbours.hpp"
 #include "dpref/error.hpp"
 #include "dpref/parallel/communicator.hpp"
+#include "dpref/parallel/worker_scope.hpp"
 #include "dpref/random/philox_stream.hpp"
 
 namespace dpref::audit {
@@ -166,7 +167,11 @@ std::vector<std::vector<std::uint64_t>> count_cells_batched(
   } else {
     std::vector<std::thread> pool;
     pool.reserve(threads);
-    for (unsigned t = 0; t < threads; ++t) pool.emplace_back(work);
+    for (unsigned t = 0; t < threads; ++t)
+      pool.emplace_back([&work] {
+        const parallel::worker_scope scope;
+        work();
+      });
     for (auto& th : pool) th.join();
   }
   if (error) std::rethrow_exception(error);

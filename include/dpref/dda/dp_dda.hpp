@@ -26,6 +26,7 @@
 #include "dpref/dda/problem.hpp"
 #include "dpref/error.hpp"
 #include "dpref/network/gossip.hpp"
+#include "dpref/parallel/worker_scope.hpp"
 #include "dpref/random/fast.hpp"
 #include "dpref/random/gaussian.hpp"
 #include "dpref/random/philox_stream.hpp"
@@ -128,6 +129,7 @@ void parallel_for(std::size_t count, unsigned threads, const F& f) {
     const std::size_t lo = w * per, hi = std::min(count, lo + per);
     if (lo >= hi) break;
     pool.emplace_back([&f, lo, hi] {
+      const parallel::worker_scope scope;
       for (std::size_t k = lo; k < hi; ++k) f(k);
     });
   }

@@ -24,18 +24,6 @@
 namespace dpref::dda {
 
 namespace detail {
-/// Runs f; an invalid_parameter it throws is re-thrown as std::invalid_argument prefixed with how
-/// the user wrote the field: its flag or its JSON path.
-template <class F>
-decltype(auto) at_path(const io::document& doc, const std::string& section, F&& f) {
-  try {
-    return f();
-  } catch (const invalid_parameter& e) {
-    std::string ptr = section + "/";
-    for (const char ch : e.field()) ptr += ch == '.' ? '/' : ch;
-    throw std::invalid_argument(doc.display(ptr) + ": " + e.what());
-  }
-}
 
 inline constexpr const char* non_private_note =
     "not covered by the privacy guarantee: functions of every record without noise (objective, "
@@ -115,9 +103,9 @@ template <real_scalar Real>
 io::json run_json(const io::document& doc) {
   config<Real> cfg;
   io::read_fields(io::node(doc), cfg);
-  detail::at_path(doc, "/params", [&] { cfg.params.validate(); });
-  detail::at_path(doc, "/network", [&] { cfg.network.validate(); });
-  detail::at_path(doc, "/problem", [&] { cfg.problem.validate(); });
+  at_path(doc, "/params", [&] { cfg.params.validate(); });
+  at_path(doc, "/network", [&] { cfg.network.validate(); });
+  at_path(doc, "/problem", [&] { cfg.problem.validate(); });
   const problem_spec<Real>& ps = cfg.problem;
   switch (ps.data) {
     case dataset::fashion:
@@ -130,5 +118,14 @@ io::json run_json(const io::document& doc) {
   }
   return detail::run_on(doc, cfg, synthetic_data(ps.records, ps.dimension, ps.data_seed));
 }
+
+// Explicit instances, compiled once in src/papers/dda_runner.cpp (ARCH.INSTANCES); the
+// consumers that link dpref_papers (the CLI, the Python module) see the extern declarations.
+#define DPREF_DDA_RUN_JSON_INSTANCES(EXT, R) EXT template io::json run_json<R>(const io::document&);
+#ifdef DPREF_PAPER_INSTANCES
+#define DPREF_DDA_EXTERN_RUN_JSON(R) DPREF_DDA_RUN_JSON_INSTANCES(extern, R)
+DPREF_FOR_EACH_SCALAR(DPREF_DDA_EXTERN_RUN_JSON)
+#undef DPREF_DDA_EXTERN_RUN_JSON
+#endif
 
 }  // namespace dpref::dda

@@ -19,6 +19,7 @@
 #include "dpref/ev/params.hpp"
 #include "dpref/ev/problem.hpp"
 #include "dpref/ev/projection_kernel.hpp"
+#include "dpref/parallel/worker_scope.hpp"
 #include "dpref/run/report.hpp"
 
 namespace dpref::ev {
@@ -266,6 +267,7 @@ class iteration_state {
       pool.reserve(static_cast<std::size_t>(workers - 1));
       for (Eigen::Index w = 1; w < workers; ++w)
         pool.emplace_back([&, w] {
+          const parallel::worker_scope scope;
           step_range(prob, p_hat, alpha, theta, nb * w / workers, nb * (w + 1) / workers,
                      static_cast<std::size_t>(w));
         });

@@ -29,21 +29,6 @@
 
 namespace dpref::ev {
 
-namespace detail {
-/// Runs f; an invalid_parameter it throws is re-thrown as std::invalid_argument prefixed with how
-/// the user wrote the field: its flag ("--epsilon") or its JSON path ("f.json: /params/epsilon").
-template <class F>
-decltype(auto) at_path(const io::document& doc, const std::string& section, F&& f) {
-  try {
-    return f();
-  } catch (const invalid_parameter& e) {
-    std::string ptr = section + "/";
-    for (const char ch : e.field()) ptr += ch == '.' ? '/' : ch;
-    throw std::invalid_argument(doc.display(ptr) + ": " + e.what());
-  }
-}
-}  // namespace detail
-
 /// The label of non-private sections.
 inline constexpr const char* non_private_note =
     "not covered by the privacy guarantee: functions of every user's constraints (loads, "
@@ -97,14 +82,13 @@ template <real_scalar Real>
 io::json run_json(const io::document& doc, const progress_fn& progress = {}) {
   config<Real> cfg;
   io::read_fields(io::node(doc), cfg);
-  detail::at_path(doc, "/params", [&] { cfg.params.validate(); });
-  detail::at_path(doc, "/problem", [&] { cfg.problem.validate(); });
+  at_path(doc, "/params", [&] { cfg.params.validate(); });
+  at_path(doc, "/problem", [&] { cfg.problem.validate(); });
   if (progress)
     progress("ev: building the problem (base load, " + std::to_string(cfg.problem.columns()) +
              " specs)");
-  const problem<Real> prob =
-      detail::at_path(doc, "/problem", [&] { return make_problem(cfg.problem); });
-  detail::at_path(doc, "/params", [&] { detail::validate_against(prob, cfg.params); });
+  const problem<Real> prob = at_path(doc, "/problem", [&] { return make_problem(cfg.problem); });
+  at_path(doc, "/params", [&] { detail::validate_against(prob, cfg.params); });
   const philox_stream stream(cfg.seed, cfg.stream);
   if (progress) progress("ev: running " + std::string(io::enum_to_string(cfg.params.algorithm)));
   const result<Real> res = run(prob, cfg.params, stream, progress);
@@ -119,7 +103,7 @@ io::json run_json(const io::document& doc, const progress_fn& progress = {}) {
 inline io::json sensitivity_json(const io::document& doc) {
   sensitivity_config cfg;
   io::read_fields(io::node(doc), cfg);
-  detail::at_path(doc, "", [&] { cfg.validate(); });
+  at_path(doc, "", [&] { cfg.validate(); });
   const auto T = static_cast<std::size_t>(cfg.horizon);
   const double paper =
       projection_sensitivity(cfg.delta_r, cfg.delta_e, T, sensitivity_bound::paper);
@@ -349,14 +333,14 @@ inline io::json study_units(const study::config& o, const vector<double>& d, uni
 inline io::json study_json(const io::document& doc, const progress_fn& progress = {}) {
   study::config cfg;
   io::read_fields(io::node(doc), cfg);
-  detail::at_path(doc, "", [&] { cfg.validate(); });
+  at_path(doc, "", [&] { cfg.validate(); });
   const vector<double> d = read_base_load_csv<double>(base_load_path(cfg.base_load));
   const param_checker c("ev::study::config");
   const auto t = static_cast<std::size_t>(d.size());
   const std::size_t max_columns = problem_spec<double>::max_matrix_bytes / (t * sizeof(double));
   for (const spec_mode m : {cfg.mode, cfg.fig1_mode}) {
     const long long cols = m == spec_mode::per_user ? cfg.users : cfg.groups;
-    detail::at_path(doc, "", [&] {
+    at_path(doc, "", [&] {
       c.require(static_cast<std::size_t>(cols) <= max_columns,
                 m == spec_mode::per_user ? "users" : "groups",
                 "<= " + std::to_string(max_columns) +
@@ -364,7 +348,7 @@ inline io::json study_json(const io::document& doc, const progress_fn& progress 
                 cols);
     });
   }
-  detail::at_path(doc, "", [&] {
+  at_path(doc, "", [&] {
     c.require(cfg.force || cfg.work(static_cast<long long>(t)) <= study::config::max_work, "runs",
               "such that the study's Σ iterations × columns × T <= 1e11 (work bound, estimated " +
                   ::dpref::detail::to_text(cfg.work(static_cast<long long>(t))) +
@@ -386,5 +370,15 @@ inline io::json study_json(const io::document& doc, const progress_fn& progress 
   }
   return out;
 }
+
+// Explicit instances, compiled once in src/papers/ev_runner.cpp (ARCH.INSTANCES); the
+// consumers that link dpref_papers (the CLI, the Python module) see the extern declarations.
+#define DPREF_EV_RUN_JSON_INSTANCES(EXT, R) \
+  EXT template io::json run_json<R>(const io::document&, const progress_fn&);
+#ifdef DPREF_PAPER_INSTANCES
+#define DPREF_EV_EXTERN_RUN_JSON(R) DPREF_EV_RUN_JSON_INSTANCES(extern, R)
+DPREF_FOR_EACH_SCALAR(DPREF_EV_EXTERN_RUN_JSON)
+#undef DPREF_EV_EXTERN_RUN_JSON
+#endif
 
 }  // namespace dpref::ev

@@ -21,6 +21,7 @@
 
 #include "dpref/ev/data.hpp"
 #include "dpref/ev/run.hpp"
+#include "dpref/parallel/worker_scope.hpp"
 
 namespace dpref::ev::study {
 
@@ -73,7 +74,11 @@ inline point_stats relative_suboptimality(const problem<double>& prob, double u_
   const long long w = std::max(1LL, std::min<long long>(threads, runs));
   {
     std::vector<std::jthread> pool;
-    for (long long i = 1; i < w; ++i) pool.emplace_back(work, runs * i / w, runs * (i + 1) / w);
+    for (long long i = 1; i < w; ++i)
+      pool.emplace_back([&work, i, w, runs] {
+        const parallel::worker_scope scope;
+        work(runs * i / w, runs * (i + 1) / w);
+      });
     work(0, runs / w);
   }
   s.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

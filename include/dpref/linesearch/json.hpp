@@ -130,4 +130,15 @@ io::json run_json(const io::document& doc) {
   return run_json<Real>(doc, std::function<void(const std::string&)>{});
 }
 
+// Explicit instances, compiled once in src/papers/linesearch_runner.cpp (ARCH.INSTANCES); the
+// consumers that link dpref_papers (the CLI, the Python module) see the extern declarations.
+#define DPREF_LINESEARCH_RUN_JSON_INSTANCES(EXT, R)                                                \
+  EXT template io::json run_json<R>(const io::document&, std::function<void(const std::string&)>); \
+  EXT template io::json run_json<R>(const io::document&);
+#ifdef DPREF_PAPER_INSTANCES
+#define DPREF_LINESEARCH_EXTERN_RUN_JSON(R) DPREF_LINESEARCH_RUN_JSON_INSTANCES(extern, R)
+DPREF_FOR_EACH_SCALAR(DPREF_LINESEARCH_EXTERN_RUN_JSON)
+#undef DPREF_LINESEARCH_EXTERN_RUN_JSON
+#endif
+
 }  // namespace dpref::linesearch

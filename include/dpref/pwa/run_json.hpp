@@ -19,18 +19,6 @@
 namespace dpref::pwa {
 
 namespace detail {
-/// Runs f; an invalid_parameter it throws is re-thrown as std::invalid_argument prefixed with how
-/// the user wrote the field: its flag ("--epsilon") or its JSON path ("f.json: /params/epsilon").
-template <class F>
-decltype(auto) at_path(const io::document& doc, const std::string& section, F&& f) {
-  try {
-    return f();
-  } catch (const invalid_parameter& e) {
-    std::string ptr = section + "/";
-    for (const char ch : e.field()) ptr += ch == '.' ? '/' : ch;
-    throw std::invalid_argument(doc.display(ptr) + ": " + e.what());
-  }
-}
 
 template <real_scalar Real>
 io::json opt_value(const std::optional<Real>& x) {
@@ -94,16 +82,23 @@ template <real_scalar Real>
 io::json run_json(const io::document& doc) {
   config<Real> cfg;
   io::read_fields(io::node(doc), cfg);
-  detail::at_path(doc, "/params", [&] { cfg.params.validate(); });
-  detail::at_path(doc, "/problem", [&] { cfg.problem.validate(); });
-  const problem<Real> prob =
-      detail::at_path(doc, "/problem", [&] { return make_problem(cfg.problem); });
-  detail::at_path(doc, "/params", [&] { detail::validate_against(prob, cfg.params); });
+  at_path(doc, "/params", [&] { cfg.params.validate(); });
+  at_path(doc, "/problem", [&] { cfg.problem.validate(); });
+  const problem<Real> prob = at_path(doc, "/problem", [&] { return make_problem(cfg.problem); });
+  at_path(doc, "/params", [&] { detail::validate_against(prob, cfg.params); });
   const philox_stream stream(cfg.seed, cfg.stream);
   // refusals during the run (M_E's max_attempts) name the flag / JSON path too
-  const result<Real> res =
-      detail::at_path(doc, "/params", [&] { return run(prob, cfg.params, stream); });
+  const result<Real> res = at_path(doc, "/params", [&] { return run(prob, cfg.params, stream); });
   return result_json(res, cfg);
 }
+
+// Explicit instances, compiled once in src/papers/pwa_runner.cpp (ARCH.INSTANCES); the
+// consumers that link dpref_papers (the CLI, the Python module) see the extern declarations.
+#define DPREF_PWA_RUN_JSON_INSTANCES(EXT, R) EXT template io::json run_json<R>(const io::document&);
+#ifdef DPREF_PAPER_INSTANCES
+#define DPREF_PWA_EXTERN_RUN_JSON(R) DPREF_PWA_RUN_JSON_INSTANCES(extern, R)
+DPREF_FOR_EACH_SCALAR(DPREF_PWA_EXTERN_RUN_JSON)
+#undef DPREF_PWA_EXTERN_RUN_JSON
+#endif
 
 }  // namespace dpref::pwa

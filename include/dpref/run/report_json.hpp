@@ -4,15 +4,31 @@
 // diagnostics.
 #pragma once
 
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <utility>
 
 #include "dpref/accounting/ledger_json.hpp"
 #include "dpref/io/json.hpp"
+#include "dpref/params.hpp"
 #include "dpref/run/report.hpp"
 
 namespace dpref {
+
+/// Runs f; an invalid_parameter it throws is re-thrown as std::invalid_argument prefixed with how
+/// the user wrote the field: its flag ("--epsilon") or its JSON path ("f.json: /params/epsilon").
+/// Every paper's run_json reads its sections through this (ARCH.JSON).
+template <class F>
+decltype(auto) at_path(const io::document& doc, const std::string& section, F&& f) {
+  try {
+    return f();
+  } catch (const invalid_parameter& e) {
+    std::string ptr = section + "/";
+    for (const char ch : e.field()) ptr += ch == '.' ? '/' : ch;
+    throw std::invalid_argument(doc.display(ptr) + ": " + e.what());
+  }
+}
 
 /// "privacy" object: {"private": false} for non-private runs; otherwise requested budget,
 /// certified guarantee, whether the budget was met, and the ledger (the input of

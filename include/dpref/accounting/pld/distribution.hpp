@@ -258,7 +258,7 @@ inline discrete_pld discretise_pessimistic(const direction_law& law, const optio
 }
 
 /// Optimistic garbling sweep. The loss axis is cut into pieces (sub-cells of width h/K between
-/// consecutive boundaries, and the atoms); sweeping upwards, pieces are merged into one atom per
+/// consecutive boundaries, and the atoms); sweeping in increasing loss, pieces are merged into one atom per
 /// grid node ν_j until the merged excess E_P[1 − e^{ν_j − L}] becomes >= 0, the last piece only
 /// by the fraction that brings the excess to 0. Merging (and proportional splitting) of outcomes
 /// is a garbling of the pair, and an atom of excess >= 0 has loss >= ν_j, so placing it at ν_j
@@ -311,8 +311,8 @@ inline discrete_pld discretise_optimistic(const direction_law& law, const option
     }
     return excess(pc.p, pc.q, nu).lo();
   };
-  // Sweep upwards (atoms are lifted by mass from above) or downwards (lowered by mass from
-  // below): both give valid measures; the one with the larger mean loss is kept (an upward
+  // Sweep up (atoms are lifted by mass from above) or downwards (lowered by mass from
+  // below): both give valid measures; the one with the larger mean loss is kept (a rising
   // sweep loses accuracy below an upper edge of the support, a downward one above a lower edge).
   auto sweep = [&](bool up) {
     std::vector<ld> acc(n, 0);
