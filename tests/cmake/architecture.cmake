@@ -18,5 +18,12 @@ if(TARGET dpref_cli)
            COMMAND /usr/bin/python3 ${PROJECT_SOURCE_DIR}/tests/cli/check_instances.py
                    $<TARGET_FILE:dpref_papers> ev,linesearch,dda,pwa $<TARGET_OBJECTS:dpref_cli>
            COMMAND_EXPAND_LISTS)
-  set_tests_properties(ARCH_INSTANCES_run_json PROPERTIES LABELS unit)
+  # Negative control: dpref_papers' own objects define run_json, so the check must fail on them.
+  add_test(NAME ARCH_INSTANCES_negative_control
+           COMMAND /usr/bin/python3 ${PROJECT_SOURCE_DIR}/tests/cli/check_instances.py
+                   $<TARGET_FILE:dpref_papers> ev $<TARGET_OBJECTS:dpref_papers>
+           COMMAND_EXPAND_LISTS)
+  set_tests_properties(ARCH_INSTANCES_run_json ARCH_INSTANCES_negative_control
+                       PROPERTIES LABELS unit)
+  set_tests_properties(ARCH_INSTANCES_negative_control PROPERTIES WILL_FAIL TRUE)
 endif()
