@@ -38,7 +38,8 @@ def _real(x, bits: Optional[int]):
 
     # the decimal text carries every digit needed to round-trip: read at the run's precision it
     # is the C++ value itself (spec/python.md "Numbers")
-    return mpmath.mpf(mpmath.libmp.from_str(str(x), bits, mpmath.libmp.round_nearest))
+    with mpmath.workprec(bits):
+        return mpmath.mpf(str(x))
 
 
 def _is_numeric_list(v) -> bool:
