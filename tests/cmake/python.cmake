@@ -27,11 +27,12 @@ add_test(NAME CONF_SELFCHECK_python
          COMMAND ${PYTEST} ${PYTESTS}/test_conformance.py -k "reference_passes or family_paths or in_process")
 add_test(NAME CONF_PROTOCOL
          COMMAND ${PYTEST} ${PYTESTS}/test_conformance.py -k "check_vectors_with or serve_protocol")
+add_test(NAME CONF_TRAJECTORY_python COMMAND ${PYTEST} ${PYTESTS}/test_conformance.py -k trajectory)
 add_test(NAME CONF_NEGATIVE COMMAND ${PYTEST} ${PYTESTS}/test_conformance.py -k "wrong or ulps_off")
 set_tests_properties(
   PY_BUILD PY_SAMPLE_BITS PY_SAMPLE_BATCH PY_SAMPLE_KS PY_ACCOUNT PY_CALIBRATE PY_GEOMETRY
   PY_AUDIT_BUILTIN PY_AUDIT_CALLABLE PY_ERRORS PY_RUN PY_PAPERS RAND_REIMPLEMENT_python
-  CONF_SELFCHECK_python CONF_PROTOCOL CONF_NEGATIVE
+  CONF_SELFCHECK_python CONF_PROTOCOL CONF_TRAJECTORY_python CONF_NEGATIVE
   PROPERTIES LABELS unit ENVIRONMENT "${DPREF_PY_ENV}")
 
 # PY.EXAMPLES: every script of examples/python runs (and checks what it shows); a script added
