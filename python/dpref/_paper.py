@@ -65,15 +65,18 @@ def _is_numeric_list(v) -> bool:
     return True
 
 
-def _arrays(v, bits: Optional[int]):
+def _arrays(v, bits: Optional[int], dtype=None):
     """Converts numeric lists (and rectangular lists of lists) of a JSON value to numpy arrays:
-    float64 at double, object arrays of mpmath.mpf at mp50 / mpfr; other values unchanged."""
+    float64 at double (numpy.longdouble at long-double), object arrays of mpmath.mpf at mp50 /
+    mpfr; other values unchanged."""
     import numpy as np
 
     if isinstance(v, dict):
-        return {k: _arrays(x, bits) for k, x in v.items()}
+        return {k: _arrays(x, bits, dtype) for k, x in v.items()}
     if _is_numeric_list(v):
         if bits is None:
+            if dtype is not None:  # long double: read every digit of the text
+                return np.asarray(np.asarray(v, dtype=str), dtype=dtype)
             return np.asarray(v, dtype=np.float64)
         nested = isinstance(v[0], list)
         shape = (len(v), len(v[0])) if nested else (len(v),)
@@ -86,7 +89,7 @@ def _arrays(v, bits: Optional[int]):
                 out[i] = _real(x, bits)
         return out
     if isinstance(v, list):
-        return [_arrays(x, bits) for x in v]
+        return [_arrays(x, bits, dtype) for x in v]
     return v
 
 
@@ -130,8 +133,8 @@ class Result:
     it back reproduces the run), ``privacy`` (dict: ``private``, ``requested``, ``guarantee``,
     ``budget_met``), ``ledger`` (:class:`Ledger` or None for non-private runs), and
     ``iterates`` / ``trace`` / ``non_private``: the JSON values with every numeric list (and
-    rectangular list of lists) as a numpy array — float64 at double, object arrays of
-    ``mpmath.mpf`` equal to the C++ values at mp50 / mpfr:DIGITS. ``to_json()`` returns the
+    rectangular list of lists) as a numpy array — float64 at double, numpy.longdouble at
+    long-double, object arrays of ``mpmath.mpf`` equal to the C++ values at mp50 / mpfr:DIGITS. ``to_json()`` returns the
     document itself.
     """
 
@@ -139,6 +142,9 @@ class Result:
         self._doc = doc
         p = doc.get("precision", "double")
         self._bits = _core.bits(precision) if _is_mp(p) else None
+        import numpy as np
+
+        wide = None if self._bits is not None or _core.bits(precision) == 53 else np.longdouble
         self.paper: str = doc["paper"]
         self.algorithm: str = doc["algorithm"]
         self.precision: str = p
@@ -150,9 +156,9 @@ class Result:
                               if k != "ledger"}
         led = doc["privacy"].get("ledger")
         self.ledger: Optional[Ledger] = None if led is None else Ledger(led, precision)
-        self.iterates = _arrays(doc["iterates"], self._bits)
-        self.trace = _arrays(doc["trace"], self._bits)
-        self.non_private = _arrays(doc["non_private"], self._bits)
+        self.iterates = _arrays(doc["iterates"], self._bits, wide)
+        self.trace = _arrays(doc["trace"], self._bits, wide)
+        self.non_private = _arrays(doc["non_private"], self._bits, wide)
 
     def to_json(self) -> dict:
         """The full dpref.result/1 document, equal to ``dpref <paper> run --params`` output."""

@@ -88,7 +88,7 @@ def test_unregistered_paper_is_refused_clearly():
         pytest.skip("every known paper is registered")
 
 
-@pytest.mark.parametrize("precision", ["double", "mp50"])
+@pytest.mark.parametrize("precision", ["double", "long-double", "mp50"])
 @pytest.mark.parametrize("paper", REGISTERED)
 def test_result_equals_cli(cli, source_dir, paper, precision):
     cfg = config_of(source_dir, paper)
@@ -99,7 +99,12 @@ def test_result_equals_cli(cli, source_dir, paper, precision):
     assert (r.status, r.message, r.iterations, r.algorithm) == (
         expected["status"], expected["message"], expected["iterations"], expected["algorithm"])
     assert r.config == expected["config"]
-    assert r.precision == precision
+    assert r.precision == expected["precision"]
+    if precision == "long-double":  # arrays keep every digit of the long double text
+        arrays = list(_leaves(expected["iterates"], r.iterates))
+        assert arrays and all(a.dtype == np.longdouble for _, _, a in arrays)
+        assert all(np.array_equal(a, np.asarray(np.asarray(j, dtype=str), dtype=np.longdouble))
+                   for _, j, a in arrays)
     # the same run through the generic entry point
     assert canonical(dpref.run(paper, cfg, precision=precision)) == canonical(expected)
     if expected["privacy"]["private"]:
