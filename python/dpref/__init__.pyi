@@ -35,3 +35,13 @@ def audit(mechanism: Union[str, Callable[..., Any]], *, epsilon: float = ...,
 def papers() -> List[str]: ...
 def run(paper: str, config: Optional[Mapping[str, Any]] = ..., *,
         precision: str = ...) -> Dict[str, Any]: ...
+
+from ._paper import Ledger as Ledger, PaperModule as PaperModule, Result as Result
+
+# one generic module per paper (spec/python.md PY.PAPERS); run() of a paper whose runner is not
+# registered raises ValueError naming the registered ones
+ev: PaperModule
+linesearch: PaperModule
+dda: PaperModule
+pwa: PaperModule
+accel: PaperModule

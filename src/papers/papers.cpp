@@ -1,6 +1,11 @@
 // The papers' table for the tools (src/papers/papers.hpp).
 #include "papers/papers.hpp"
 
+#include "dpref/dda/conformance.hpp"
+#include "dpref/ev/conformance.hpp"
+#include "dpref/linesearch/conformance.hpp"
+#include "dpref/pwa/conformance.hpp"
+
 namespace dpref::papers {
 
 const std::vector<conformance::paper_runner>& runners() {
@@ -15,7 +20,10 @@ const std::vector<conformance::paper_runner>& runners() {
 
 std::vector<conformance::family_entry> trajectory_families() {
   return {
-      // {"trajectories/ev", &::dpref::ev::conformance_trajectories},
+      {"trajectories/ev", &::dpref::ev::conformance_trajectories},
+      {"trajectories/linesearch", &::dpref::linesearch::conformance_trajectories},
+      {"trajectories/dda", &::dpref::dda::conformance_trajectories},
+      {"trajectories/pwa", &::dpref::pwa::conformance_trajectories},
   };
 }
 

@@ -21,16 +21,18 @@ add_test(NAME PY_AUDIT_BUILTIN COMMAND ${PYTEST} ${PYTESTS}/test_audit.py -k bui
 add_test(NAME PY_AUDIT_CALLABLE COMMAND ${PYTEST} ${PYTESTS}/test_audit.py -k "not builtin")
 add_test(NAME PY_ERRORS COMMAND ${PYTEST} ${PYTESTS}/test_errors.py)
 add_test(NAME PY_RUN COMMAND ${PYTEST} ${PYTESTS}/test_run.py)
+add_test(NAME PY_PAPERS COMMAND ${PYTEST} ${PYTESTS}/test_papers.py)
 add_test(NAME RAND_REIMPLEMENT_python COMMAND ${PYTEST} ${PYTESTS}/test_reimplement.py)
 add_test(NAME CONF_SELFCHECK_python
          COMMAND ${PYTEST} ${PYTESTS}/test_conformance.py -k "reference_passes or family_paths or in_process")
 add_test(NAME CONF_PROTOCOL
          COMMAND ${PYTEST} ${PYTESTS}/test_conformance.py -k "check_vectors_with or serve_protocol")
+add_test(NAME CONF_TRAJECTORY_python COMMAND ${PYTEST} ${PYTESTS}/test_conformance.py -k trajectory)
 add_test(NAME CONF_NEGATIVE COMMAND ${PYTEST} ${PYTESTS}/test_conformance.py -k "wrong or ulps_off")
 set_tests_properties(
   PY_BUILD PY_SAMPLE_BITS PY_SAMPLE_BATCH PY_SAMPLE_KS PY_ACCOUNT PY_CALIBRATE PY_GEOMETRY
-  PY_AUDIT_BUILTIN PY_AUDIT_CALLABLE PY_ERRORS PY_RUN RAND_REIMPLEMENT_python
-  CONF_SELFCHECK_python CONF_PROTOCOL CONF_NEGATIVE
+  PY_AUDIT_BUILTIN PY_AUDIT_CALLABLE PY_ERRORS PY_RUN PY_PAPERS RAND_REIMPLEMENT_python
+  CONF_SELFCHECK_python CONF_PROTOCOL CONF_TRAJECTORY_python CONF_NEGATIVE
   PROPERTIES LABELS unit ENVIRONMENT "${DPREF_PY_ENV}")
 
 # PY.EXAMPLES: every script of examples/python runs (and checks what it shows); a script added
@@ -41,8 +43,9 @@ add_test(NAME PY_EXAMPLES_cross_check_accountant
          COMMAND ${Python3_EXECUTABLE} ${EXAMPLES}/cross_check_accountant.py)
 add_test(NAME PY_EXAMPLES_audit_python_mechanism
          COMMAND ${Python3_EXECUTABLE} ${EXAMPLES}/audit_python_mechanism.py)
+add_test(NAME PY_EXAMPLES_run_paper COMMAND ${Python3_EXECUTABLE} ${EXAMPLES}/run_paper.py)
 set_tests_properties(PY_EXAMPLES_cross_check_sampler PY_EXAMPLES_cross_check_accountant
-                     PY_EXAMPLES_audit_python_mechanism
+                     PY_EXAMPLES_audit_python_mechanism PY_EXAMPLES_run_paper
                      PROPERTIES LABELS unit ENVIRONMENT "${DPREF_PY_ENV}")
 file(GLOB DPREF_PY_EXAMPLES CONFIGURE_DEPENDS ${EXAMPLES}/*.py)
 foreach(ex IN LISTS DPREF_PY_EXAMPLES)

@@ -18,6 +18,7 @@
 #include <map>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "dpref/conformance/check.hpp"
@@ -43,6 +44,10 @@ inline io::json ulps_tol(long long n, int bits, const char* direction = "both") 
   return {{"kind", "ulps"}, {"ulps", n}, {"bits", bits}, {"direction", direction}};
 }
 inline io::json exact_tol() { return {{"kind", "exact"}}; }
+/// |y - x| <= r |x| (r a decimal text), answers read at `bits`.
+inline io::json rel_tol(const char* r, int bits = 53) {
+  return {{"kind", "rel"}, {"rel", r}, {"bits", bits}};
+}
 
 template <real_scalar Real>
 int bits_of() {
@@ -742,23 +747,24 @@ inline family geometry_family() {
 
 /// One short deterministic trajectory of a paper's algorithm as a vector of op "run" (the slot
 /// the paper folders fill, spec/conformance.md CONF.TRAJECTORY): input {paper, config,
-/// precision}; expected = the values at the JSON pointers `pointers` of the result computed at
-/// `reference_precision` (decimal strings with every digit of that precision); `tolerance` (one
-/// tolerance object, e.g. {"kind": "rel", "rel": "1e-10", "bits": 53}) applies to each pointer.
-/// Fails (std::logic_error) unless dpref's own run at `precision` passes the vector.
-inline io::json trajectory_vector(const std::string& id, const paper_runner& runner,
-                                  const io::json& config, const std::vector<std::string>& pointers,
-                                  const io::json& tolerance,
-                                  const std::string& precision = "double",
-                                  const std::string& reference_precision = "mpfr:60") {
+/// precision}; expected = the values at the JSON pointers of `outputs` (e.g. "/iterates/x") of
+/// the result computed at `reference_precision` (decimal strings with every digit of that
+/// precision), each with the tolerance the paper states for it (e.g. {"kind": "rel", "rel":
+/// "1e-10", "bits": 53}). Fails (std::logic_error) unless dpref's own run at `precision` passes
+/// the vector.
+inline io::json trajectory_vector_each(const std::string& id, const paper_runner& runner,
+                                       const io::json& config,
+                                       const std::vector<std::pair<std::string, io::json>>& outputs,
+                                       const std::string& precision = "double",
+                                       const std::string& reference_precision = "mpfr:60") {
   const io::document d = io::document::from_value(config, id + " config");
   const unsigned digits = mpfr_real::default_precision();  // restored: other families need it
   const io::json ref = runner.run(d, io::parse_precision(reference_precision));
   mpfr_real::default_precision(digits);
   io::json expected = io::json::object(), tol = io::json::object();
-  for (const auto& p : pointers) {
+  for (const auto& [p, t] : outputs) {
     expected[p] = ref.at(io::json::json_pointer(p));
-    tol[p] = tolerance;
+    tol[p] = t;
   }
   return gen::finish(
       {{"id", id},
@@ -768,6 +774,17 @@ inline io::json trajectory_vector(const std::string& id, const paper_runner& run
        {"tolerance", std::move(tol)},
        {"reference_precision", reference_precision}},
       {runner});
+}
+
+/// trajectory_vector_each with one tolerance for every pointer.
+inline io::json trajectory_vector(const std::string& id, const paper_runner& runner,
+                                  const io::json& config, const std::vector<std::string>& pointers,
+                                  const io::json& tolerance,
+                                  const std::string& precision = "double",
+                                  const std::string& reference_precision = "mpfr:60") {
+  std::vector<std::pair<std::string, io::json>> outputs;
+  for (const auto& p : pointers) outputs.emplace_back(p, tolerance);
+  return trajectory_vector_each(id, runner, config, outputs, precision, reference_precision);
 }
 
 /// The generic families, in corpus order (one file each).
