@@ -16,6 +16,7 @@
 
 #include <vector>
 
+#include "dpref/accel/run_json.hpp"
 #include "dpref/conformance/registry.hpp"
 #include "dpref/dda/run_json.hpp"
 #include "dpref/ev/json.hpp"
@@ -31,6 +32,7 @@ inline const std::vector<conformance::paper_runner>& runners() {
       DPREF_PAPER_RUNNER("linesearch", ::dpref::linesearch),
       DPREF_PAPER_RUNNER("dda", ::dpref::dda),
       DPREF_PAPER_RUNNER("pwa", ::dpref::pwa),
+      DPREF_PAPER_RUNNER("accel", ::dpref::accel),
   };
   return table;
 }

@@ -3,7 +3,7 @@
 # the echoed config reproduces the run, the shared flag vocabulary, flags == --params values,
 # refusals with exit codes 2/3. Every paper with an examples/<paper>.json is listed here.
 if(TARGET dpref_cli)
-  foreach(paper ev linesearch dda pwa)
+  foreach(paper ev linesearch dda pwa accel)
     add_test(NAME ARCH_RUN_contract_${paper}
              COMMAND /usr/bin/python3 ${PROJECT_SOURCE_DIR}/tests/cli/check_contract.py run
                      $<TARGET_FILE:dpref_cli> ${paper})
