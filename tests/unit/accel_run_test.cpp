@@ -223,7 +223,10 @@ TEST(ACCEL_RUN, PublicSmoothnessNotTheData) {
   p.iterations = 5;
   p.fstar = true;
   const auto r = accel::run(P, p, philox_stream(1));
-  EXPECT_EQ(r.smoothness, 20.0 * 20.0 / 4 + 2 * 0.01);
+  // B²/4 + 2λ rounded up (two nextafter steps above the exact 100.02)
+  EXPECT_EQ(r.smoothness, P.public_smoothness());
+  EXPECT_GE(r.smoothness, 100.02);
+  EXPECT_LE(r.smoothness, 100.02 * (1 + 1e-15));
   ASSERT_TRUE(r.diagnostics.smoothness_certified.has_value());
   EXPECT_NE(*r.diagnostics.smoothness_certified, r.smoothness);
   EXPECT_EQ(r.alpha, 1.0 / r.smoothness);
