@@ -1,9 +1,10 @@
 // `dpref accel run|study` (spec/accel.md ACCEL.CLI). `run` is the thin adapter of
 // spec/architecture.md ARCH.CLI over accel::run_json (include/dpref/accel/run_json.hpp): flags
 // from accel::config's field list, --params, --precision, --out; the library reads, validates,
-// calibrates, plans the ledger and runs. `study` parses its flags into accel::study_config and
-// writes the library's study_json (include/dpref/accel/study.hpp: Figures 1, 2, 3-4), then plots
-// it with the script below (matplotlib).
+// calibrates, plans the ledger and runs; here only the over-budget warning on stderr. `study`
+// parses its flags into accel::study_config and writes the library's study_json
+// (include/dpref/accel/study.hpp: Figures 1, 2, 3-4), then plots it with the script below
+// (matplotlib).
 #include <cstdio>
 #include <iostream>
 #include <memory>
@@ -138,7 +139,16 @@ void register_accel_command(CLI::App& app) {
       *accel_cmd, "run",
       "Run one accel algorithm (gd, shb, nag, nag_opt, masg, masg_opt) on synthetic or real "
       "(--data) logistic regression and print the result JSON",
-      []<class Real>(const io::document& d) { return accel::run_json<Real>(d); });
+      []<class Real>(const io::document& d) {
+        io::json out = accel::run_json<Real>(d);
+        const io::json& pr = out["privacy"];
+        if (pr.value("private", false) && !pr.value("budget_met", true))
+          std::cerr << "dpref accel run: WARNING: the certified guarantee (epsilon = "
+                    << pr["guarantee"]["epsilon"].dump() << ") exceeds the requested budget "
+                    << "(epsilon = " << pr["requested"]["epsilon"].dump()
+                    << "): fixed noise_scale run with allow_over_budget\n";
+        return out;
+      });
 
   auto so = std::make_shared<study_options>();
   auto& c = so->cfg;

@@ -46,6 +46,12 @@ if(TARGET dpref_cli)
     set_tests_properties(ACCEL_JSON_nonprivate_${prec} PROPERTIES LABELS unit
                          PASS_REGULAR_EXPRESSION "\"privacy\": {[\r\n ]*\"private\": false[\r\n ]*}")
   endforeach()
+  # ARCH.BUDGET: a fixed noise scale over the budget runs only with allow_over_budget, reported
+  # budget_met = false with a warning on stderr
+  add_test(NAME ACCEL_CLI_over_budget_warning
+           COMMAND ${CMAKE_COMMAND} -E env sh -c "$<TARGET_FILE:dpref_cli> accel run --n 100 --d 2 --iterations 3 --noise fixed --noise-scale 0.001 --allow-over-budget 2>&1 >/dev/null")
+  set_tests_properties(ACCEL_CLI_over_budget_warning PROPERTIES LABELS unit
+                       PASS_REGULAR_EXPRESSION "WARNING: the certified guarantee")
   # HARD.CATALOGUE: every bad input of tests/cli/catalogue/accel.jsonl refused clearly
   add_test(NAME HARD_CATALOGUE_accel
            COMMAND /usr/bin/python3 ${PROJECT_SOURCE_DIR}/tests/cli/catalogue.py
