@@ -33,8 +33,8 @@ template <class Real, int Alg>
 void BM_accel_run(benchmark::State& state) {
   const auto& P = problem<Real>();
   accel::params<Real> prm;
-  prm.m = state.range(0);
-  prm.T = state.range(1);
+  if (state.range(0) > 0) prm.m = state.range(0);  // 0: the full batch
+  prm.iterations = state.range(1);
   for (auto _ : state) {
     accel::result<Real> r;
     const philox_stream s(7);
@@ -46,7 +46,7 @@ void BM_accel_run(benchmark::State& state) {
     if constexpr (Alg == 5) r = accel::dp_masg_opt::run(P, prm, s);
     benchmark::DoNotOptimize(r.x.data());
   }
-  state.SetItemsProcessed(state.iterations() * prm.T);  // items/s = iterations/s
+  state.SetItemsProcessed(state.iterations() * prm.iterations);  // items/s = iterations/s
 }
 
 #define ACCEL_BENCH(ALG, NAME)         \

@@ -135,6 +135,7 @@ TRAJECTORY_ALGORITHMS = {
     "dda": {"dp_dda"},
     "pwa": {"private_subgradient", "perturb_data", "perturb_solution", "exponential",
             "regular_subgradient", "optimum"},
+    "accel": {"gd", "shb", "nag", "nag_opt", "masg", "masg_opt"},
 }
 
 

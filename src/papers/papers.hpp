@@ -37,6 +37,7 @@ conformance::paper_runner ev_runner();
 conformance::paper_runner linesearch_runner();
 conformance::paper_runner dda_runner();
 conformance::paper_runner pwa_runner();
+conformance::paper_runner accel_runner();
 }  // namespace detail
 
 }  // namespace dpref::papers

@@ -74,7 +74,7 @@ problem make_dataset(bool prime) {
 
 accel::params<double> step_params() {
   accel::params<double> p;
-  p.m = 0;  // full batch
+  // m absent: the full batch
   p.alpha = kStep;
   p.x0 = start();
   return p;
@@ -87,17 +87,21 @@ struct step_plan {
 
 step_plan plan_of(const problem& P) {
   auto p = step_params();
-  p.T = kT;
-  p.eps = kEps;
+  p.iterations = kT;
+  p.epsilon = kEps;
   p.noise = accel::noise_mode::calibrated;
   const auto r = accel::dp_gd::run(P, p, philox_stream(1));
   EXPECT_EQ(r.noise_scales.size(), static_cast<std::size_t>(kT));
-  EXPECT_EQ(r.ledger.events().size(), 1u);
-  const auto& ev = r.ledger.events().front();
+  EXPECT_EQ(r.privacy.ledger.events().size(), 1u);
+  const auto& ev = r.privacy.ledger.events().front();
   EXPECT_EQ(ev.count, kT);
   step_plan s;
   s.b = r.noise_scales.front();
-  s.eps_step = std::get<acc::pure_dp<double>>(ev.privacy).eps;
+  acc::ledger<double> one_step;  // the accountant's ε of one step of the run's ledger
+  auto single = ev;
+  single.count = 1;
+  one_step.record(single);
+  s.eps_step = one_step.total().epsilon;
   EXPECT_NEAR(s.eps_step, kEps / static_cast<double>(kT), 1e-12);  // uniform split: ε/T
   EXPECT_LE(r.eps_spent, kEps * (1 + 1e-12));
   return s;
@@ -107,7 +111,7 @@ step_plan plan_of(const problem& P) {
 vec one_step(const problem& shared, double b, philox_stream& s) {
   const problem P = shared;  // logistic_regression's workspace is not thread-safe: copy
   auto p = step_params();
-  p.T = 1;
+  p.iterations = 1;
   p.noise = accel::noise_mode::fixed;
   p.noise_scale = b;
   const philox_stream run_stream(s(), s());
@@ -174,7 +178,7 @@ TEST(ACCEL_AUDIT, OneFullBatchStepPassesAtEpsOverT) {
   {  // the one-step run's own ledger records the same per-step loss
     philox_stream st(0);
     auto p = step_params();
-    p.T = 1;
+    p.iterations = 1;
     p.noise = accel::noise_mode::fixed;
     p.noise_scale = b;
     const auto r = accel::dp_gd::run(s.pairs.front().first, p, st);

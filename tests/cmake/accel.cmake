@@ -4,10 +4,59 @@ dpref_add_test(accel_prop LABELS property SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/pr
 # Full-size claims (ACCEL.CLAIMS_FULL), not in CI:
 #   ctest --test-dir build/<dir> -L slow -R ACCEL_CLAIMS_FULL
 dpref_add_test(accel_claims LABELS slow SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/regression/accel_claims.cpp)
-# CLI smoke tests of `dpref accel` (real data path: the missing-file error names the script).
+# CLI smoke tests of `dpref accel run|study` (the numbers are tested in the library tests; real
+# data path: the missing-file error names the script).
 if(TARGET dpref_cli)
-  add_test(NAME cli_accel_run_small COMMAND dpref_cli accel run --n 300 --d 4 --T 5 --no-trace)
-  set_tests_properties(cli_accel_run_small PROPERTIES LABELS unit PASS_REGULAR_EXPRESSION "\"eps_total\"")
-  add_test(NAME cli_accel_missing_data COMMAND dpref_cli accel run --data ${PROJECT_BINARY_DIR}/no_such_file.csv)
-  set_tests_properties(cli_accel_missing_data PROPERTIES LABELS unit PASS_REGULAR_EXPRESSION "scripts/real_data.sh")
+  add_test(NAME ACCEL_CLI_run_small
+           COMMAND dpref_cli accel run --n 300 --d 4 --iterations 5 --algorithm nag_opt)
+  set_tests_properties(ACCEL_CLI_run_small PROPERTIES LABELS unit
+                       PASS_REGULAR_EXPRESSION "\"schema\": \"dpref.result/1\"")
+  add_test(NAME ACCEL_CLI_missing_data
+           COMMAND dpref_cli accel run --data ${PROJECT_BINARY_DIR}/no_such_file.csv)
+  set_tests_properties(ACCEL_CLI_missing_data PROPERTIES LABELS unit
+                       PASS_REGULAR_EXPRESSION "scripts/real_data.sh")
+  add_test(NAME ACCEL_STUDY_cli_small
+           COMMAND dpref_cli accel study --figures 2,3 --n 200 --d 3 --runs 1 --T-list 5
+                   --m-list n --c-list 1 --T-fig2 50)
+  set_tests_properties(ACCEL_STUDY_cli_small PROPERTIES LABELS unit
+                       PASS_REGULAR_EXPRESSION "\"mean_excess\"")
+  # ACC.LEDGER.ROUNDTRIP / ACCEL.LEDGER: each algorithm's ledger (full batch and a minibatch of
+  # m of n without replacement) re-accounted by `dpref account` bit for bit, double and mp50
+  set(ACCEL_CHECK /usr/bin/python3 ${PROJECT_SOURCE_DIR}/tests/cli/check_output.py)
+  set(ACCEL_SMALL accel run --n 200 --d 3 --iterations 12)
+  foreach(prec double mp50)
+    foreach(alg gd shb nag nag_opt masg masg_opt)
+      foreach(batch n 50)
+        if(batch STREQUAL "n")
+          set(batch_flags "")
+        else()
+          set(batch_flags --m ${batch})
+        endif()
+        add_test(NAME ACC_LEDGER_ROUNDTRIP_accel_${alg}_m${batch}_${prec}
+                 COMMAND ${ACCEL_CHECK} --schema result --roundtrip $<TARGET_FILE:dpref_cli>
+                         --precision ${prec} --expect paper=accel --expect algorithm=${alg}
+                         -- $<TARGET_FILE:dpref_cli> ${ACCEL_SMALL} --algorithm ${alg}
+                         ${batch_flags} --precision ${prec})
+        set_tests_properties(ACC_LEDGER_ROUNDTRIP_accel_${alg}_m${batch}_${prec}
+                             PROPERTIES LABELS unit)
+      endforeach()
+    endforeach()
+    add_test(NAME ACCEL_JSON_nonprivate_${prec}
+             COMMAND $<TARGET_FILE:dpref_cli> ${ACCEL_SMALL} --noise none --precision ${prec})
+    set_tests_properties(ACCEL_JSON_nonprivate_${prec} PROPERTIES LABELS unit
+                         PASS_REGULAR_EXPRESSION "\"privacy\": {[\r\n ]*\"private\": false[\r\n ]*}")
+  endforeach()
+  # ARCH.BUDGET: a fixed noise scale over the budget runs only with allow_over_budget, reported
+  # budget_met = false with a warning on stderr
+  add_test(NAME ACCEL_CLI_over_budget_warning
+           COMMAND ${CMAKE_COMMAND} -E env sh -c "$<TARGET_FILE:dpref_cli> accel run --n 100 --d 2 --iterations 3 --noise fixed --noise-scale 0.001 --allow-over-budget 2>&1 >/dev/null")
+  set_tests_properties(ACCEL_CLI_over_budget_warning PROPERTIES LABELS unit
+                       PASS_REGULAR_EXPRESSION "WARNING: the certified guarantee")
+  # HARD.CATALOGUE: every bad input of tests/cli/catalogue/accel.jsonl refused clearly
+  add_test(NAME HARD_CATALOGUE_accel
+           COMMAND /usr/bin/python3 ${PROJECT_SOURCE_DIR}/tests/cli/catalogue.py
+                   $<TARGET_FILE:dpref_cli> --only accel)
+  set_tests_properties(HARD_CATALOGUE_accel PROPERTIES LABELS unit TIMEOUT 900)
 endif()
+# the run contract of the accel module (ACCEL.PARAMS, ACCEL.LEDGER, ACCEL.RUN, ACCEL.JSON)
+dpref_add_test(accel_run_test LABELS unit SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/unit/accel_run_test.cpp)

@@ -54,11 +54,11 @@ std::vector<double> errors(int a, double c, long long m, long long T) {
   std::vector<double> out;
   for (int r = 0; r < kRuns; ++r) {
     accel::params<double> p;
-    p.T = T;
-    p.m = m;
+    p.iterations = T;
+    if (m > 0) p.m = m;
     p.c = c;
     p.L = P.smoothness();  // the paper's setting, declared public (ACCEL.LPUBLIC)
-    p.eps = 1;
+    p.epsilon = 1;
     if (a == 3 || a == 5) p.E0 = 10.0;
     const philox_stream st(20261121, static_cast<std::uint64_t>(r));
     accel::result<double> res;

@@ -15,6 +15,7 @@
 #include "dpref/accel/dp_shb.hpp"
 #include "dpref/accel/masg_schedule.hpp"
 #include "dpref/accel/reference.hpp"
+#include "dpref/accel/run.hpp"
 #include "dpref/problems/logistic.hpp"
 #include "dpref/problems/quadratic.hpp"
 #include "dpref/problems/synthetic_logistic.hpp"

@@ -8,21 +8,23 @@ namespace dpref::accel::dp_gd {
 
 /// @param problem objective (logistic_regression, quadratic, …) @param p params (T, m, eps,
 /// alpha or c, x0, noise) @param stream caller's (seed, stream); step t reads substream t
-/// @return result @throws std::domain_error / std::invalid_argument naming the parameter
+/// @return result @throws invalid_parameter naming the field; accounting::budget_exceeded (nothing
+/// released)
 /// @spec ACCEL.GD
 template <class Problem, real_scalar Real = detail::problem_real<Problem>>
 result<Real> run(const Problem& problem, const params<Real>& p, const philox_stream& stream) {
-  constexpr const char* fn = "accel::dp_gd::run";
-  const long long m = detail::validate_common(fn, problem, p);
+  const long long m = detail::validate_common(problem, p);
   detail::plan<Real> pl;
   pl.kind = detail::method::gd;
   const Real a = detail::resolve_alpha(problem, p);
-  pl.alpha.assign(static_cast<std::size_t>(p.T), a);
-  pl.beta.assign(static_cast<std::size_t>(p.T), Real(0));
-  pl.restart.assign(static_cast<std::size_t>(p.T), 0);
+  pl.alpha.assign(static_cast<std::size_t>(p.iterations), a);
+  pl.beta.assign(static_cast<std::size_t>(p.iterations), Real(0));
+  pl.restart.assign(static_cast<std::size_t>(p.iterations), 0);
   result<Real> r;
+  r.algorithm = algorithm_kind::gd;
   r.alpha = a;
-  detail::uniform_noise(p, problem.l1_sensitivity(), problem.size(), m, p.T, pl, r);
+  r.smoothness = detail::public_L(problem, p);
+  detail::uniform_noise(p, problem.l1_sensitivity(), problem.size(), m, p.iterations, pl, r);
   return detail::execute(problem, p, m, pl, std::move(r), stream);
 }
 

@@ -11,15 +11,15 @@ namespace dpref::accel::dp_masg_opt {
 /// @spec ACCEL.MASGOPT
 template <class Problem, real_scalar Real = detail::problem_real<Problem>>
 result<Real> run(const Problem& problem, const params<Real>& p, const philox_stream& stream) {
-  constexpr const char* fn = "accel::dp_masg_opt::run";
-  const long long m = detail::validate_common(fn, problem, p);
+  const long long m = detail::validate_common(problem, p);
   const Real mu = problem.strong_convexity(), L = detail::public_L(problem, p);
   const Real S1 = problem.l1_sensitivity();
-  long long T = p.T;
+  long long T = p.iterations;
   detail::plan<Real> pl;
-  masg_schedule<Real> s = detail::masg_plan(fn, problem, p, T, pl);
+  masg_schedule<Real> s = detail::masg_plan(problem, p, T, pl);
   if (p.E0 && p.noise == noise_mode::calibrated) {
-    T = bounds::masg_choose_T(s, p.T, *p.E0, mu, L, problem.dimension(), S1, problem.size(), p.eps)
+    T = bounds::masg_choose_T(s, p.iterations, *p.E0, mu, L, problem.dimension(), S1,
+                              problem.size(), p.epsilon)
             .first;
     pl.alpha.resize(static_cast<std::size_t>(T));
     pl.beta.resize(static_cast<std::size_t>(T));
@@ -27,6 +27,8 @@ result<Real> run(const Problem& problem, const params<Real>& p, const philox_str
   }
   const auto w = bounds::masg_weights(s, T, mu, L);
   result<Real> r;
+  r.algorithm = algorithm_kind::masg_opt;
+  r.smoothness = L;
   r.alpha = pl.alpha.front();
   r.beta = pl.beta.front();
   detail::optimised_noise(p, S1, problem.size(), m, w.a, pl, r);

@@ -10,8 +10,9 @@ namespace dpref::accel::dp_nag {
 /// @spec ACCEL.NAG
 template <class Problem, real_scalar Real = detail::problem_real<Problem>>
 result<Real> run(const Problem& problem, const params<Real>& p, const philox_stream& stream) {
-  constexpr const char* fn = "accel::dp_nag::run";
-  return detail::run_constant_momentum(fn, detail::method::nesterov, true, problem, p, stream);
+  auto r = detail::run_constant_momentum(detail::method::nesterov, true, problem, p, stream);
+  r.algorithm = algorithm_kind::nag;
+  return r;
 }
 
 }  // namespace dpref::accel::dp_nag

@@ -14,8 +14,9 @@ namespace dpref::accel::dp_shb {
 /// @spec ACCEL.SHB
 template <class Problem, real_scalar Real = detail::problem_real<Problem>>
 result<Real> run(const Problem& problem, const params<Real>& p, const philox_stream& stream) {
-  constexpr const char* fn = "accel::dp_shb::run";
-  return detail::run_constant_momentum(fn, detail::method::heavy_ball, false, problem, p, stream);
+  auto r = detail::run_constant_momentum(detail::method::heavy_ball, false, problem, p, stream);
+  r.algorithm = algorithm_kind::shb;
+  return r;
 }
 
 }  // namespace dpref::accel::dp_shb
