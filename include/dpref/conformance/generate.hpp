@@ -724,9 +724,9 @@ inline family geometry_family() {
     for (const auto& s : x.a) in_a.push_back(s);
     for (const auto& [p, bits] : precisions) {
       // entitled error: 2 (T^2 + 2) 2^-p S, S = max(|x0|, a, b) (sums of T terms, one division)
-      const mp tol_abs = mul(exact(2 * (t * t + 2) * scale), [&] {
-        mp u(reference_bits);
-        mpfr_set_ui_2exp(u.get(), 1, -bits, MPFR_RNDN);
+      const mp tol_abs = mul(exact(2 * (t * t + 2) * scale), [nbits = bits] {  // clang 14: no
+        mp u(reference_bits);                                                  // binding capture
+        mpfr_set_ui_2exp(u.get(), 1, -nbits, MPFR_RNDN);
         return u;
       }());
       const io::json tol = {{"kind", "abs"}, {"abs", tol_abs.digits(6)}, {"bits", bits}};
