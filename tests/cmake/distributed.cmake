@@ -22,3 +22,5 @@ if(TARGET dpref_cli AND TARGET dpref::mpi)
   endif()
 endif()
 dpref_add_test(distributed_test LABELS unit SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/unit/distributed_test.cpp)
+# DIST.EV, DIST.DDA on a fake multi-rank communicator (threads): no MPI needed
+dpref_add_test(distributed_runs_test LABELS unit SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/unit/distributed_runs_test.cpp)
