@@ -194,7 +194,7 @@ result<Real> run_engine(const problem<Real, Features>& prob, const algorithm_par
   const Real nn = Real(n);
   // DIST.DDA: the nodes of each rank, and the exact all-gathers of the distributed run
   const int ranks = comm.size();
-  const auto owner_range = [&](int q) { return parallel::block_range(n, ranks, q); };
+  const auto owner_range = [&](int rk) { return parallel::block_range(n, ranks, rk); };
   const parallel::range own = owner_range(comm.rank());
   const auto owned_by = [](const parallel::range& rg, int j) {
     return j >= rg.begin && j < rg.end;
@@ -213,8 +213,8 @@ result<Real> run_engine(const problem<Real, Features>& prob, const algorithm_par
     }
     const std::vector<double> all = comm.allgather(buf);
     std::size_t pos = 0;
-    for (int q = 0; q < ranks; ++q) {
-      const parallel::range rg = owner_range(q);
+    for (int rk = 0; rk < ranks; ++rk) {
+      const parallel::range rg = owner_range(rk);
       for (auto i = static_cast<int>(rg.begin); i < rg.end; ++i) {
         parallel::unpack_all(z.col(i), all, pos);
         parallel::unpack_all(x.col(i), all, pos);
@@ -282,8 +282,8 @@ result<Real> run_engine(const problem<Real, Features>& prob, const algorithm_par
       }
       const std::vector<double> all = comm.allgather(buf);
       std::size_t pos = 0;
-      for (int q = 0; q < ranks; ++q) {
-        const parallel::range rg = owner_range(q);
+      for (int rk = 0; rk < ranks; ++rk) {
+        const parallel::range rg = owner_range(rk);
         for (std::size_t k = 0; k < na; ++k)
           if (owned_by(rg, r.active[k])) {
             parallel::unpack_all(u.col(r.active[k]), all, pos);
