@@ -24,8 +24,11 @@ namespace {
 
 /// Shared state of P fake ranks (threads): one slot per rank, a barrier around every exchange.
 struct hub {
-  explicit hub(int n) : ranks(n), sync(n), slots(static_cast<std::size_t>(n)),
-                        counts(static_cast<std::size_t>(n)) {}
+  explicit hub(int n)
+      : ranks(n),
+        sync(n),
+        slots(static_cast<std::size_t>(n)),
+        counts(static_cast<std::size_t>(n)) {}
   int ranks;
   std::barrier<> sync;
   std::vector<std::vector<double>> slots;

@@ -353,12 +353,13 @@ result<Real> run_dp_dda(const problem<Real, Features>& prob,
     fail_argument("run_dp_dda", "net.nodes()", "== problem nodes", net.nodes());
   philox_stream ns = run.substream(0);
   ::dpref::network::gossip_round<Real> cur;
-  return detail::run_engine(prob, p, net.iota(), run,
-                            [&](long long) -> const ::dpref::network::gossip_round<Real>& {
-                              cur = net.draw(ns);
-                              return cur;
-                            },
-                            comm);
+  return detail::run_engine(
+      prob, p, net.iota(), run,
+      [&](long long) -> const ::dpref::network::gossip_round<Real>& {
+        cur = net.draw(ns);
+        return cur;
+      },
+      comm);
 }
 
 /// Conventional DDA (2)–(3): every node active, fixed doubly stochastic W, a_t = 1 (so the

@@ -111,9 +111,8 @@ io::json run_json(const io::document& doc,
   const problem_spec<Real>& ps = cfg.problem;
   switch (ps.data) {
     case dataset::fashion:
-      return detail::run_on(doc, cfg,
-                            fashion_data(ps.data_dir, ps.fashion_negative, ps.fashion_positive),
-                            comm);
+      return detail::run_on(
+          doc, cfg, fashion_data(ps.data_dir, ps.fashion_negative, ps.fashion_positive), comm);
     case dataset::grants:
       return detail::run_on(doc, cfg, grants_data(ps.data_dir), comm);
     case dataset::synthetic:

@@ -374,7 +374,7 @@ inline io::json study_json(const io::document& doc, const progress_fn& progress 
 
 // Explicit instances, compiled once in src/papers/ev_runner.cpp (ARCH.INSTANCES); the
 // consumers that link dpref_papers (the CLI, the Python module) see the extern declarations.
-#define DPREF_EV_RUN_JSON_INSTANCES(EXT, R) \
+#define DPREF_EV_RUN_JSON_INSTANCES(EXT, R)                                  \
   EXT template io::json run_json<R>(const io::document&, const progress_fn&, \
                                     const parallel::communicator&);
 #ifdef DPREF_PAPER_INSTANCES
