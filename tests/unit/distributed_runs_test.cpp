@@ -147,7 +147,7 @@ ev::params<Real> ev_params(ev::algorithm_kind a, long long k) {
   p.step = Real(2);
   p.delta_r = Real(3.3);
   p.delta_e = Real(3);
-  p.gradient_noise = Real(0.5);
+  if (a == ev::algorithm_kind::projected_sgd) p.gradient_noise = Real(0.5);
   p.trace = true;
   p.optimum = false;
   return p;
