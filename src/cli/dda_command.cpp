@@ -24,6 +24,7 @@
 #include "dpref/network/gossip.hpp"
 #include "dpref/random/gaussian.hpp"
 #include "paper_command.hpp"
+#include "world.hpp"
 
 namespace dpref::cli {
 namespace {
@@ -314,9 +315,10 @@ void register_dda_command(CLI::App& app) {
       "One run of dda Algorithm 1 (DP-DDA): sigma calibrated from public bounds, ledger planned "
       "before any release; prints the result JSON",
       []<class Real>(const io::document& d) {
-        io::json out = dda::run_json<Real>(d);
+        // under mpirun the nodes are split over the ranks (spec/distributed.md DIST.DDA)
+        io::json out = dda::run_json<Real>(d, world());
         const io::json& pr = out["privacy"];
-        if (pr.value("private", false) && !pr.value("budget_met", true))
+        if (world().is_root() && pr.value("private", false) && !pr.value("budget_met", true))
           std::cerr << "dpref dda run: WARNING: the certified guarantee (epsilon = "
                     << pr["guarantee"]["epsilon"].dump() << ") exceeds the requested budget "
                     << "(epsilon = " << pr["requested"]["epsilon"].dump()

@@ -23,6 +23,7 @@
 #include "flags.hpp"
 #include "output.hpp"
 #include "paper_command.hpp"
+#include "world.hpp"
 
 extern char** environ;
 
@@ -117,7 +118,13 @@ void register_ev_command(CLI::App& app) {
       *group, "run",
       "Run an ev algorithm (private_projected_gradient = ev Algorithm 2, projected_gradient, "
       "projected_sgd, optimum) and print the result JSON",
-      []<class Real>(const io::document& d) { return ev::run_json<Real>(d, progress_to_stderr); });
+      []<class Real>(const io::document& d) {
+        // under mpirun the users are split over the ranks (spec/distributed.md DIST.EV); rank 0
+        // reports progress and writes the result
+        const ev::progress_fn progress =
+            world().is_root() ? ev::progress_fn(progress_to_stderr) : nullptr;
+        return ev::run_json<Real>(d, progress, world());
+      });
   add_sensitivity_command(*group);
   add_study_command(*group);
 }

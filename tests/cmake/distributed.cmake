@@ -15,10 +15,35 @@ if(TARGET dpref_cli AND TARGET dpref::mpi)
     add_test(NAME DIST_ABORT_audit
              COMMAND ${DPREF_MPIRUN} --oversubscribe -np 3 -x DPREF_TEST_FAIL_RANK=1
                      $<TARGET_FILE:dpref_cli> audit laplace --samples 300000 --threads 1)
+    # DIST.EV: users split over the ranks in 1024-user blocks (the example has one block; the
+    # per-user instance has 5, so every rank owns blocks), noise from rank 0
+    add_test(NAME DIST_EV_identical
+             COMMAND ${PROJECT_SOURCE_DIR}/tests/cli/mpi_identical.sh $<TARGET_FILE:dpref_cli> "1 2 3" --
+                     ev run --params ${PROJECT_SOURCE_DIR}/examples/ev.json)
+    add_test(NAME DIST_EV_identical_blocks
+             COMMAND ${PROJECT_SOURCE_DIR}/tests/cli/mpi_identical.sh $<TARGET_FILE:dpref_cli> "1 2 3" --
+                     ev run --params ${PROJECT_SOURCE_DIR}/examples/ev.json --mode per_user
+                     --users 5000 --optimum=false --iterations 20)
+    add_test(NAME DIST_EV_identical_mp50
+             COMMAND ${PROJECT_SOURCE_DIR}/tests/cli/mpi_identical.sh $<TARGET_FILE:dpref_cli> "2 3" --
+                     ev run --params ${PROJECT_SOURCE_DIR}/examples/ev.json --precision mp50
+                     --mode per_user --users 2100 --optimum=false --iterations 3)
+    # DIST.DDA: nodes split over the ranks, messages of the active nodes all-gathered per round
+    add_test(NAME DIST_DDA_identical
+             COMMAND ${PROJECT_SOURCE_DIR}/tests/cli/mpi_identical.sh $<TARGET_FILE:dpref_cli> "1 2 3" --
+                     dda run --params ${PROJECT_SOURCE_DIR}/examples/dda.json)
+    add_test(NAME DIST_DDA_identical_mp50
+             COMMAND ${PROJECT_SOURCE_DIR}/tests/cli/mpi_identical.sh $<TARGET_FILE:dpref_cli> "2 3" --
+                     dda run --params ${PROJECT_SOURCE_DIR}/examples/dda.json --precision mp50
+                     --iterations 60 --optimum=false)
     set_tests_properties(DIST_AUDIT_identical DIST_AUDIT_identical_violation_counts DIST_ABORT_audit
+                         DIST_EV_identical DIST_EV_identical_blocks DIST_EV_identical_mp50
+                         DIST_DDA_identical DIST_DDA_identical_mp50
                          PROPERTIES LABELS mpi TIMEOUT 120 ENVIRONMENT "${DPREF_MPI_ENV}")
     set_tests_properties(DIST_ABORT_audit PROPERTIES
                          PASS_REGULAR_EXPRESSION "rank 1 of 3: internal error: injected failure")
   endif()
 endif()
 dpref_add_test(distributed_test LABELS unit SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/unit/distributed_test.cpp)
+# DIST.EV, DIST.DDA on a fake multi-rank communicator (threads): no MPI needed
+dpref_add_test(distributed_runs_test LABELS unit SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/unit/distributed_runs_test.cpp)

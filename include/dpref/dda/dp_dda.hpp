@@ -6,10 +6,17 @@
 // substream i + 1, so results do not depend on the thread count (`threads` only splits the work
 // over active nodes; bit-identical for any value).
 //
+// Distributed (spec/distributed.md DIST.DDA): with a communicator of P ranks, node i belongs to
+// rank block_range(n, P, ·) ∋ i; every rank draws the same W^(t) (substream 0), computes steps
+// 5–10 for its own active nodes only (their substreams), and the messages u_j and ζ_j of every
+// active node are all-gathered exactly each round (the first version: 2·|N^(t)|·d values per
+// round to every rank); the node states are all-gathered at snapshots and at the end. Every
+// floating-point operation is the serial one, in the serial order: bit-identical for any P.
+//
 // Cost per iteration: O(|N^(t)|·(record nnz + d) + Σ_{i∈N^(t)} deg_i·d + d); the weighted sums
 // x̃_i are accumulated lazily (x_i is constant while i is inactive), A_t differences are exact
 // integers for a_t ∈ {1, t}.
-// @spec DDA.ALG1 DDA.ALG1.EQUALS_DDA DDA.THREADS
+// @spec DDA.ALG1 DDA.ALG1.EQUALS_DDA DDA.THREADS DIST.DDA
 #pragma once
 
 #include <algorithm>
@@ -26,6 +33,8 @@
 #include "dpref/dda/problem.hpp"
 #include "dpref/error.hpp"
 #include "dpref/network/gossip.hpp"
+#include "dpref/parallel/communicator.hpp"
+#include "dpref/parallel/exact_transfer.hpp"
 #include "dpref/parallel/worker_scope.hpp"
 #include "dpref/random/fast.hpp"
 #include "dpref/random/gaussian.hpp"
@@ -152,7 +161,8 @@ void validate(const algorithm_params<Real>& p, const problems::regularizer<Real>
 /// The engine shared by DDA and DP-DDA; `next_round(t)` returns W^(t) (sparse rows).
 template <real_scalar Real, class Features, class NextRound>
 result<Real> run_engine(const problem<Real, Features>& prob, const algorithm_params<Real>& p,
-                        const Real& iota, const philox_stream& run, NextRound&& next_round) {
+                        const Real& iota, const philox_stream& run, NextRound&& next_round,
+                        const parallel::communicator& comm = parallel::serial()) {
   const auto& h = prob.reg();
   validate(p, h);
   const Eigen::Index d = prob.dimension();
@@ -182,6 +192,38 @@ result<Real> run_engine(const problem<Real, Features>& prob, const algorithm_par
   res.iota = iota;
   res.iterations = T;
   const Real nn = Real(n);
+  // DIST.DDA: the nodes of each rank, and the exact all-gathers of the distributed run
+  const int ranks = comm.size();
+  const auto owner_range = [&](int rk) { return parallel::block_range(n, ranks, rk); };
+  const parallel::range own = owner_range(comm.rank());
+  const auto owned_by = [](const parallel::range& rg, int j) {
+    return j >= rg.begin && j < rg.end;
+  };
+  std::vector<std::size_t> mine;  // indices k of this rank's nodes in the round's active list
+  // z, x, xsum, last and active_count of every node from its rank (snapshots and the end)
+  const auto sync_nodes = [&] {
+    if (ranks == 1) return;
+    std::vector<double> buf;
+    for (auto i = static_cast<int>(own.begin); i < own.end; ++i) {
+      parallel::pack_all(z.col(i), buf);
+      parallel::pack_all(x.col(i), buf);
+      parallel::pack_all(xsum.col(i), buf);
+      buf.push_back(static_cast<double>(last[static_cast<std::size_t>(i)]));
+      buf.push_back(static_cast<double>(active_count[static_cast<std::size_t>(i)]));
+    }
+    const std::vector<double> all = comm.allgather(buf);
+    std::size_t pos = 0;
+    for (int rk = 0; rk < ranks; ++rk) {
+      const parallel::range rg = owner_range(rk);
+      for (auto i = static_cast<int>(rg.begin); i < rg.end; ++i) {
+        parallel::unpack_all(z.col(i), all, pos);
+        parallel::unpack_all(x.col(i), all, pos);
+        parallel::unpack_all(xsum.col(i), all, pos);
+        last[static_cast<std::size_t>(i)] = static_cast<long long>(all[pos++]);
+        active_count[static_cast<std::size_t>(i)] = static_cast<long long>(all[pos++]);
+      }
+    }
+  };
   auto take_snapshot = [&](long long t) {
     snapshot<Real> s;
     s.t = t;
@@ -207,9 +249,13 @@ result<Real> run_engine(const problem<Real, Features>& prob, const algorithm_par
     const ::dpref::network::gossip_round<Real>& r = next_round(t);
     const Real at = weight_at<Real>(p.a, t);
     const std::size_t na = r.active.size();
+    mine.clear();
+    for (std::size_t k = 0; k < na; ++k)
+      if (owned_by(own, r.active[k])) mine.push_back(k);
+    const std::size_t nm = mine.size();
     // Algorithm 1 steps 5–7: record ξ ~ U{1..q}, ζ = ĝ + ν, message u_j = z_j + a_t ζ_j.
-    parallel_for(na, p.threads, [&](std::size_t k) {
-      const int j = r.active[k];
+    parallel_for(nm, p.threads, [&](std::size_t m) {
+      const int j = r.active[mine[m]];
       philox_stream& s = node_stream[static_cast<std::size_t>(j)];
       const auto rec = secure::uniform_int<std::int64_t>(s, q);
       auto zj = zeta.col(j);
@@ -228,23 +274,41 @@ result<Real> run_engine(const problem<Real, Features>& prob, const algorithm_par
       }
       u.col(j) = z.col(j) + at * zj;
     });
+    if (ranks > 1) {  // DIST.DDA: every active node's u_j and ζ_j on every rank, exactly
+      std::vector<double> buf;
+      for (const std::size_t k : mine) {
+        parallel::pack_all(u.col(r.active[k]), buf);
+        parallel::pack_all(zeta.col(r.active[k]), buf);
+      }
+      const std::vector<double> all = comm.allgather(buf);
+      std::size_t pos = 0;
+      for (int rk = 0; rk < ranks; ++rk) {
+        const parallel::range rg = owner_range(rk);
+        for (std::size_t k = 0; k < na; ++k)
+          if (owned_by(rg, r.active[k])) {
+            parallel::unpack_all(u.col(r.active[k]), all, pos);
+            parallel::unpack_all(zeta.col(r.active[k]), all, pos);
+          }
+      }
+    }
     // steps 8–10: z_i^(t+1) = Σ_j w_ij u_j (5), x_i^(t+1) by (6); lazy x̃ accumulation.
     const Real At = cumulative_weight<Real>(p.a, t);
     const Real c_next = c_at(t + 1), g_next = gamma_at(p.g, p.gamma, t + 1);
-    parallel_for(na, p.threads, [&](std::size_t k) {
+    parallel_for(nm, p.threads, [&](std::size_t m) {
+      const std::size_t k = mine[m];
       const int i = r.active[k];
       auto zi = znew.col(i);
       zi.setZero();
       for (std::size_t e = r.row_start[k]; e < r.row_start[k + 1]; ++e)
         zi += r.weights[e] * u.col(r.cols[e]);
     });
-    for (std::size_t k = 0; k < na; ++k) {
+    for (const std::size_t k : mine) {
       const int i = r.active[k];
       z.col(i) = znew.col(i);
       ++active_count[static_cast<std::size_t>(i)];
     }
-    parallel_for(na, p.threads, [&](std::size_t k) {
-      const int i = r.active[k];
+    parallel_for(nm, p.threads, [&](std::size_t m) {
+      const int i = r.active[mine[m]];
       const long long li = last[static_cast<std::size_t>(i)];
       xsum.col(i) += (At - cumulative_weight<Real>(p.a, li - 1)) * x.col(i);
       last[static_cast<std::size_t>(i)] = t + 1;
@@ -254,9 +318,12 @@ result<Real> run_engine(const problem<Real, Features>& prob, const algorithm_par
     for (std::size_t k = 0; k < na; ++k) zbar += (at / nn) * zeta.col(r.active[k]);
     h.dual_argmin_into(zbar, c_next, g_next, y);
     if (t + 1 <= T) ysum += weight_at<Real>(p.a, t + 1) * y;
-    if (p.trace_every > 0 && (t % p.trace_every == 0 || t == T))
+    if (p.trace_every > 0 && (t % p.trace_every == 0 || t == T)) {
+      sync_nodes();
       res.trace.push_back(take_snapshot(t));
+    }
   }
+  sync_nodes();
   const Real AT = cumulative_weight<Real>(p.a, T);
   res.x_tilde.resize(d, n);
   res.x_bar = vector<Real>::Zero(d);
@@ -280,16 +347,19 @@ result<Real> run_engine(const problem<Real, Features>& prob, const algorithm_par
 template <real_scalar Real, class Features>
 result<Real> run_dp_dda(const problem<Real, Features>& prob,
                         const ::dpref::network::gossip_sampler<Real>& net,
-                        const algorithm_params<Real>& p, const philox_stream& run) {
+                        const algorithm_params<Real>& p, const philox_stream& run,
+                        const parallel::communicator& comm = parallel::serial()) {
   if (net.nodes() != prob.nodes())
     fail_argument("run_dp_dda", "net.nodes()", "== problem nodes", net.nodes());
   philox_stream ns = run.substream(0);
   ::dpref::network::gossip_round<Real> cur;
-  return detail::run_engine(prob, p, net.iota(), run,
-                            [&](long long) -> const ::dpref::network::gossip_round<Real>& {
-                              cur = net.draw(ns);
-                              return cur;
-                            });
+  return detail::run_engine(
+      prob, p, net.iota(), run,
+      [&](long long) -> const ::dpref::network::gossip_round<Real>& {
+        cur = net.draw(ns);
+        return cur;
+      },
+      comm);
 }
 
 /// Conventional DDA (2)–(3): every node active, fixed doubly stochastic W, a_t = 1 (so the

@@ -145,11 +145,15 @@ void validate_params_against(const problem<Real, Features>& prob, const params<R
 }
 
 /// dda Algorithm 1 with σ calibrated and the ledger planned before the first draw.
+/// Distributed variant (spec/distributed.md DIST.DDA): every rank of `comm` calls it with the
+/// same arguments; the nodes are split over the ranks and every rank returns the same result,
+/// bit-identical to the serial run (the default communicator).
 /// @throws invalid_parameter naming the field; accounting::budget_exceeded (nothing released)
-/// @spec DDA.RUN ARCH.RUN ARCH.BUDGET ARCH.PUBLIC
+/// @spec DDA.RUN ARCH.RUN ARCH.BUDGET ARCH.PUBLIC DIST.DDA
 template <real_scalar Real, class Features>
 result<Real> run(const problem<Real, Features>& prob, const network& net, const params<Real>& p,
-                 const philox_stream& stream) {
+                 const philox_stream& stream,
+                 const parallel::communicator& comm = parallel::serial()) {
   validate_params_against(prob, p);
   validate_network_against(prob, net, p);
   const auto smp = net.sampler<Real>();
@@ -164,7 +168,7 @@ result<Real> run(const problem<Real, Features>& prob, const network& net, const 
     req.allow_over_budget = p.allow_over_budget;
     privacy = plan_privacy(plan_ledger(s, sigma), req, "dda::run");  // before any draw
   }
-  result<Real> res = run_dp_dda(prob, smp, p.engine(sigma), stream);
+  result<Real> res = run_dp_dda(prob, smp, p.engine(sigma), stream, comm);
   res.privacy = std::move(privacy);
   res.sigma = sigma;
   res.calibration =

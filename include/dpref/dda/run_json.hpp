@@ -30,7 +30,8 @@ inline constexpr const char* non_private_note =
     "F* bracket, accuracy, consensus, y_tilde, empirical Lipschitz constant)";
 
 template <real_scalar Real, class F>
-io::json run_on(const io::document& doc, const config<Real>& cfg, const labelled_split<F>& data) {
+io::json run_on(const io::document& doc, const config<Real>& cfg, const labelled_split<F>& data,
+                const parallel::communicator& comm) {
   using FR = std::conditional_t<is_sparse_v<F>, Eigen::SparseMatrix<Real>, matrix<Real>>;
   const problem<Real, FR> prob = at_path(doc, "/problem", [&] {
     return problem<Real, FR>(FR(data.X.template cast<Real>()),
@@ -43,7 +44,7 @@ io::json run_on(const io::document& doc, const config<Real>& cfg, const labelled
     (void)cfg.network.template sampler<Real>();
   });
   const philox_stream stream(cfg.seed, cfg.stream);
-  const result<Real> res = run(prob, cfg.network, cfg.params, stream);
+  const result<Real> res = run(prob, cfg.network, cfg.params, stream, comm);  // DIST.DDA
   const FR Xtest = data.Xtest.template cast<Real>();
   const vector<Real> ytest = data.ytest.template cast<Real>();
 
@@ -100,7 +101,8 @@ io::json run_on(const io::document& doc, const config<Real>& cfg, const labelled
 /// accounting::budget_exceeded (nothing released)
 /// @spec DDA.JSON ARCH.JSON
 template <real_scalar Real>
-io::json run_json(const io::document& doc) {
+io::json run_json(const io::document& doc,
+                  const parallel::communicator& comm = parallel::serial()) {
   config<Real> cfg;
   io::read_fields(io::node(doc), cfg);
   at_path(doc, "/params", [&] { cfg.params.validate(); });
@@ -109,19 +111,20 @@ io::json run_json(const io::document& doc) {
   const problem_spec<Real>& ps = cfg.problem;
   switch (ps.data) {
     case dataset::fashion:
-      return detail::run_on(doc, cfg,
-                            fashion_data(ps.data_dir, ps.fashion_negative, ps.fashion_positive));
+      return detail::run_on(
+          doc, cfg, fashion_data(ps.data_dir, ps.fashion_negative, ps.fashion_positive), comm);
     case dataset::grants:
-      return detail::run_on(doc, cfg, grants_data(ps.data_dir));
+      return detail::run_on(doc, cfg, grants_data(ps.data_dir), comm);
     case dataset::synthetic:
       break;
   }
-  return detail::run_on(doc, cfg, synthetic_data(ps.records, ps.dimension, ps.data_seed));
+  return detail::run_on(doc, cfg, synthetic_data(ps.records, ps.dimension, ps.data_seed), comm);
 }
 
 // Explicit instances, compiled once in src/papers/dda_runner.cpp (ARCH.INSTANCES); the
 // consumers that link dpref_papers (the CLI, the Python module) see the extern declarations.
-#define DPREF_DDA_RUN_JSON_INSTANCES(EXT, R) EXT template io::json run_json<R>(const io::document&);
+#define DPREF_DDA_RUN_JSON_INSTANCES(EXT, R) \
+  EXT template io::json run_json<R>(const io::document&, const parallel::communicator&);
 #ifdef DPREF_PAPER_INSTANCES
 #define DPREF_DDA_EXTERN_RUN_JSON(R) DPREF_DDA_RUN_JSON_INSTANCES(extern, R)
 DPREF_FOR_EACH_SCALAR(DPREF_DDA_EXTERN_RUN_JSON)

@@ -19,6 +19,8 @@
 #include "dpref/ev/params.hpp"
 #include "dpref/ev/problem.hpp"
 #include "dpref/ev/projection_kernel.hpp"
+#include "dpref/parallel/communicator.hpp"
+#include "dpref/parallel/exact_transfer.hpp"
 #include "dpref/parallel/worker_scope.hpp"
 #include "dpref/run/report.hpp"
 
@@ -160,9 +162,10 @@ inline constexpr Eigen::Index reduction_block = 1024;
 /// State of the distributed iteration (allocated once per run): the schedules, their per-block
 /// load sums and the loads. One iteration of step 3 is `step_range` on every block (any split
 /// of the blocks into contiguous ranges, on any threads or processes) followed by `reduce`;
-/// `step` does both on `threads` std::jthread workers. A distributed driver (issue 17) gives
-/// each process whole blocks (column ranges split at multiples of reduction_block), calls
-/// step_range on its blocks, gathers the block sums and adds them in global block order.
+/// `step` does both on `threads` std::jthread workers. The distributed step (spec/distributed.md
+/// DIST.EV) gives each process whole blocks (column ranges split at multiples of
+/// reduction_block), calls step_range on its blocks, gathers the block sums and adds them in
+/// global block order.
 /// @spec EV.THREADS
 template <real_scalar Real>
 class iteration_state {
@@ -242,6 +245,34 @@ class iteration_state {
     }
   }
 
+  /// First column after blocks [.., b1) (b1 = blocks(): N).
+  [[nodiscard]] Eigen::Index block_end(Eigen::Index b1) const {
+    return std::min<Eigen::Index>(r.cols(), b1 * reduction_block);
+  }
+
+  /// step_range on blocks [b0, b1), split into contiguous ranges over `threads` std::jthread
+  /// workers (no reduction).
+  void step_blocks(const problem<Real>& prob, const vector<Real>& p_hat, const Real& alpha,
+                   const Real& theta, Eigen::Index b0, Eigen::Index b1, int threads) {
+    const Eigen::Index nb = b1 - b0;
+    const Eigen::Index workers =
+        std::max<Eigen::Index>(1, std::min<Eigen::Index>(threads < 1 ? 1 : threads, nb));
+    reserve_workers(static_cast<std::size_t>(workers), prob.horizon());
+    if (workers == 1) {
+      step_range(prob, p_hat, alpha, theta, b0, b1, 0);
+      return;
+    }
+    std::vector<std::jthread> pool;
+    pool.reserve(static_cast<std::size_t>(workers - 1));
+    for (Eigen::Index w = 1; w < workers; ++w)
+      pool.emplace_back([&, w] {
+        const parallel::worker_scope scope;
+        step_range(prob, p_hat, alpha, theta, b0 + nb * w / workers, b0 + nb * (w + 1) / workers,
+                   static_cast<std::size_t>(w));
+      });
+    step_range(prob, p_hat, alpha, theta, b0, b0 + nb / workers, 0);
+  }  // jthreads join here
+
   /// load = Σ_b block_load(b), load_hat likewise, added in block order (fixed-order reduction).
   void reduce() {
     load.setZero();
@@ -256,24 +287,61 @@ class iteration_state {
   /// `threads` std::jthread workers, then reduced in block order.
   void step(const problem<Real>& prob, const vector<Real>& p_hat, const Real& alpha,
             const Real& theta, int threads = 1) {
-    const Eigen::Index nb = blocks();
-    const Eigen::Index workers =
-        std::max<Eigen::Index>(1, std::min<Eigen::Index>(threads < 1 ? 1 : threads, nb));
-    reserve_workers(static_cast<std::size_t>(workers), prob.horizon());
-    if (workers == 1) {
-      step_range(prob, p_hat, alpha, theta, 0, nb, 0);
-    } else {
-      std::vector<std::jthread> pool;
-      pool.reserve(static_cast<std::size_t>(workers - 1));
-      for (Eigen::Index w = 1; w < workers; ++w)
-        pool.emplace_back([&, w] {
-          const parallel::worker_scope scope;
-          step_range(prob, p_hat, alpha, theta, nb * w / workers, nb * (w + 1) / workers,
-                     static_cast<std::size_t>(w));
-        });
-      step_range(prob, p_hat, alpha, theta, 0, nb / workers, 0);
-    }  // jthreads join here
+    step_blocks(prob, p_hat, alpha, theta, 0, blocks(), threads);
     reduce();
+  }
+
+  /// Blocks [first, second) of `rank` among `ranks` processes (contiguous, block-aligned).
+  [[nodiscard]] std::pair<Eigen::Index, Eigen::Index> owned_blocks(int ranks, int rank) const {
+    const parallel::range rg = parallel::block_range(blocks(), ranks, rank);
+    return {static_cast<Eigen::Index>(rg.begin), static_cast<Eigen::Index>(rg.end)};
+  }
+
+  /// One iteration of step 3 distributed over the ranks of `comm` (spec/distributed.md
+  /// DIST.EV): each rank steps the columns of its blocks (owned_blocks, on `threads` workers),
+  /// the per-block sums are all-gathered exactly (rank order = block order) and every rank adds
+  /// them in block order (`reduce`), so load and load_hat are bit-identical to `step` for any
+  /// number of ranks. r, r̂ of other ranks' columns are stale until `gather_columns`.
+  void step(const problem<Real>& prob, const vector<Real>& p_hat, const Real& alpha,
+            const Real& theta, int threads, const parallel::communicator& comm) {
+    if (comm.size() == 1) {
+      step(prob, p_hat, alpha, theta, threads);
+      return;
+    }
+    const auto [b0, b1] = owned_blocks(comm.size(), comm.rank());
+    step_blocks(prob, p_hat, alpha, theta, b0, b1, threads);
+    std::vector<double> mine;
+    for (Eigen::Index b = b0; b < b1; ++b) parallel::pack_all(block_load.col(b), mine);
+    for (Eigen::Index b = b0; b < b1; ++b) parallel::pack_all(block_load_hat.col(b), mine);
+    const std::vector<double> all = comm.allgather(mine);
+    std::size_t pos = 0;
+    for (int q = 0; q < comm.size(); ++q) {
+      const auto [c0, c1] = owned_blocks(comm.size(), q);
+      for (Eigen::Index b = c0; b < c1; ++b) parallel::unpack_all(block_load.col(b), all, pos);
+      for (Eigen::Index b = c0; b < c1; ++b) parallel::unpack_all(block_load_hat.col(b), all, pos);
+    }
+    reduce();
+  }
+
+  /// Makes r and r̂ complete on every rank after distributed steps: the columns of each rank's
+  /// blocks are all-gathered exactly (T·N values of each; once per run, at the end).
+  void gather_columns(const parallel::communicator& comm) {
+    if (comm.size() == 1) return;
+    const auto [b0, b1] = owned_blocks(comm.size(), comm.rank());
+    std::vector<double> mine;
+    for (Eigen::Index j = block_columns(b0).first; j < block_end(b1); ++j) {
+      parallel::pack_all(r.col(j), mine);
+      parallel::pack_all(r_hat.col(j), mine);
+    }
+    const std::vector<double> all = comm.allgather(mine);
+    std::size_t pos = 0;
+    for (int q = 0; q < comm.size(); ++q) {
+      const auto [c0, c1] = owned_blocks(comm.size(), q);
+      for (Eigen::Index j = block_columns(c0).first; j < block_end(c1); ++j) {
+        parallel::unpack_all(r.col(j), all, pos);
+        parallel::unpack_all(r_hat.col(j), all, pos);
+      }
+    }
   }
 
  private:
@@ -309,7 +377,9 @@ bool step_is_finite(const vector<Real>& p_hat, const Real& alpha) {
 
 /// Moves the final and averaged iterates of `st` into `res`.
 template <real_scalar Real>
-void finish(result<Real>& res, iteration_state<Real>& st, const problem<Real>& prob) {
+void finish(result<Real>& res, iteration_state<Real>& st, const problem<Real>& prob,
+            const parallel::communicator& comm = parallel::serial()) {
+  st.gather_columns(comm);  // DIST.EV: every rank holds the complete schedules
   res.final_load = st.load;
   res.averaged_load = st.load_hat;
   res.final_objective = prob.value(st.load);

@@ -79,7 +79,8 @@ io::json result_json(const result<Real>& res, const config<Real>& cfg, const pro
 /// accounting::budget_exceeded (nothing released)
 /// @spec EV.JSON ARCH.JSON
 template <real_scalar Real>
-io::json run_json(const io::document& doc, const progress_fn& progress = {}) {
+io::json run_json(const io::document& doc, const progress_fn& progress = {},
+                  const parallel::communicator& comm = parallel::serial()) {
   config<Real> cfg;
   io::read_fields(io::node(doc), cfg);
   at_path(doc, "/params", [&] { cfg.params.validate(); });
@@ -91,7 +92,7 @@ io::json run_json(const io::document& doc, const progress_fn& progress = {}) {
   at_path(doc, "/params", [&] { detail::validate_against(prob, cfg.params); });
   const philox_stream stream(cfg.seed, cfg.stream);
   if (progress) progress("ev: running " + std::string(io::enum_to_string(cfg.params.algorithm)));
-  const result<Real> res = run(prob, cfg.params, stream, progress);
+  const result<Real> res = run(prob, cfg.params, stream, progress, comm);  // DIST.EV
   return result_json(res, cfg, prob);
 }
 
@@ -373,8 +374,9 @@ inline io::json study_json(const io::document& doc, const progress_fn& progress 
 
 // Explicit instances, compiled once in src/papers/ev_runner.cpp (ARCH.INSTANCES); the
 // consumers that link dpref_papers (the CLI, the Python module) see the extern declarations.
-#define DPREF_EV_RUN_JSON_INSTANCES(EXT, R) \
-  EXT template io::json run_json<R>(const io::document&, const progress_fn&);
+#define DPREF_EV_RUN_JSON_INSTANCES(EXT, R)                                  \
+  EXT template io::json run_json<R>(const io::document&, const progress_fn&, \
+                                    const parallel::communicator&);
 #ifdef DPREF_PAPER_INSTANCES
 #define DPREF_EV_EXTERN_RUN_JSON(R) DPREF_EV_RUN_JSON_INSTANCES(extern, R)
 DPREF_FOR_EACH_SCALAR(DPREF_EV_EXTERN_RUN_JSON)

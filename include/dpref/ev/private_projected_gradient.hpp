@@ -54,7 +54,8 @@ algorithm2_plan<Real> plan_algorithm2(const problem<Real>& prob, const params<Re
 /// ev Algorithm 2 (see the file comment); `params` validated by the caller.
 template <real_scalar Real>
 result<Real> run_algorithm2(const problem<Real>& prob, const params<Real>& params,
-                            const philox_stream& stream, const progress_fn& progress) {
+                            const philox_stream& stream, const progress_fn& progress,
+                            const parallel::communicator& comm = parallel::serial()) {
   const long long K = params.iterations;
   const Eigen::Index t = prob.horizon();
   algorithm2_plan<Real> plan = plan_algorithm2(prob, params);
@@ -80,9 +81,11 @@ result<Real> run_algorithm2(const problem<Real>& prob, const params<Real>& param
   record();
   progress_meter meter(progress);
   for (long long k = 1; k <= K; ++k) {
-    const vector<Real> w = gradient_noise<Real>(stream, k, t, s);  // step 1
-    prob.gradient(st.load, p);                                     // step 2
-    p_hat = p + w;
+    prob.gradient(st.load, p);  // step 2 (load is identical on every rank)
+    p_hat = p;
+    // step 1 on the coordinator (rank 0), which broadcasts p̂ exactly (DIST.EV)
+    if (comm.is_root()) p_hat += gradient_noise<Real>(stream, k, t, s);
+    parallel::share_from(comm, p_hat);
     res.gradients.col(k - 1) = p;
     res.released.col(k - 1) = p_hat;
     res.iterations = k;
@@ -93,15 +96,15 @@ result<Real> run_algorithm2(const problem<Real>& prob, const params<Real>& param
                     "; the schedules of iteration k are returned";
       res.released.conservativeResize(t, k);
       res.gradients.conservativeResize(t, k);
-      finish(res, st, prob);
+      finish(res, st, prob, comm);
       return res;
     }
-    st.step(prob, p_hat, alpha, averaging_weight(params.eta, k), params.threads);  // step 3
+    st.step(prob, p_hat, alpha, averaging_weight(params.eta, k), params.threads, comm);  // step 3
     record();
     meter.report(
         [&] { return "ev Algorithm 2: iteration " + std::to_string(k) + "/" + std::to_string(K); });
   }
-  finish(res, st, prob);
+  finish(res, st, prob, comm);
   res.status = status::completed;
   res.message = "ran K = " + std::to_string(K) +
                 " iterations (ev Algorithm 2); the guarantee covers the released p̂^(1..K)";

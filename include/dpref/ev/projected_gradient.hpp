@@ -16,7 +16,8 @@ namespace dpref::ev::detail {
 /// @spec EV.ALG1
 template <real_scalar Real>
 result<Real> run_algorithm1(const problem<Real>& prob, const params<Real>& params,
-                            const progress_fn& progress) {
+                            const progress_fn& progress,
+                            const parallel::communicator& comm = parallel::serial()) {
   const long long K = params.iterations;
   const Eigen::Index t = prob.horizon();
   iteration_state<Real> st(prob, initial_schedules(prob, params.start, params.start_vector));
@@ -47,13 +48,13 @@ result<Real> run_algorithm1(const problem<Real>& prob, const params<Real>& param
       break;
     }
     // ev Algorithm 1, step 2 (3); θ = 1 keeps r̂ = r
-    st.step(prob, p, alpha, Real(1), params.threads);
+    st.step(prob, p, alpha, Real(1), params.threads, comm);
     record();
     meter.report(
         [&] { return "ev Algorithm 1: iteration " + std::to_string(k) + "/" + std::to_string(K); });
   }
   if (res.trace) res.trace->averaged = res.trace->objective;
-  finish(res, st, prob);
+  finish(res, st, prob, comm);
   if (res.status != status::diverged) {
     res.status = status::completed;
     res.message = "ran K = " + std::to_string(K) + " iterations (ev Algorithm 1, non-private)";

@@ -102,7 +102,8 @@ vector<Real> sgd_gradient_noise(const philox_stream& stream, long long k, Eigen:
 /// @spec EV.ALG3
 template <real_scalar Real>
 result<Real> run_algorithm3(const problem<Real>& prob, const params<Real>& params,
-                            const philox_stream& stream, const progress_fn& progress) {
+                            const philox_stream& stream, const progress_fn& progress,
+                            const parallel::communicator& comm = parallel::serial()) {
   const long long K = params.iterations;
   const Eigen::Index t = prob.horizon();
   iteration_state<Real> st(prob, initial_schedules(prob, params.start, params.start_vector));
@@ -123,7 +124,9 @@ result<Real> run_algorithm3(const problem<Real>& prob, const params<Real>& param
   progress_meter meter(progress);
   for (long long k = 1; k <= K; ++k) {
     prob.gradient(st.load, p);
-    g = p + sgd_gradient_noise<Real>(stream, k, t, params.gradient_noise);  // step 1
+    g = p;  // step 1 on the coordinator (rank 0), broadcast exactly (DIST.EV)
+    if (comm.is_root()) g += sgd_gradient_noise<Real>(stream, k, t, params.gradient_noise);
+    parallel::share_from(comm, g);
     res.gradients.col(k - 1) = p;
     res.released.col(k - 1) = g;
     res.iterations = k;
@@ -134,15 +137,15 @@ result<Real> run_algorithm3(const problem<Real>& prob, const params<Real>& param
                     "; the schedules of iteration k are returned";
       res.released.conservativeResize(t, k);
       res.gradients.conservativeResize(t, k);
-      finish(res, st, prob);
+      finish(res, st, prob, comm);
       return res;
     }
-    st.step(prob, g, alpha, averaging_weight(params.eta, k), params.threads);  // step 2
+    st.step(prob, g, alpha, averaging_weight(params.eta, k), params.threads, comm);  // step 2
     record();
     meter.report(
         [&] { return "ev Algorithm 3: iteration " + std::to_string(k) + "/" + std::to_string(K); });
   }
-  finish(res, st, prob);
+  finish(res, st, prob, comm);
   res.status = status::completed;
   res.message = "ran K = " + std::to_string(K) + " iterations (ev Algorithm 3, non-private)";
   return res;

@@ -64,23 +64,28 @@ void validate_against(const problem<Real>& prob, const params<Real>& p) {
 }  // namespace detail
 
 /// Runs params.algorithm on `prob` (see the file comment), reporting progress of long phases.
+/// Distributed variant (spec/distributed.md DIST.EV): every rank of `comm` calls it with the
+/// same arguments; the users' blocks are split over the ranks, rank 0 draws the noise, and every
+/// rank returns the same result, bit-identical to the serial run (the default communicator).
+/// The certified optimum (params.optimum, algorithm optimum) is computed on every rank alike.
 /// @throws invalid_parameter naming the parameter; accounting::budget_exceeded if Algorithm 2's
 /// certified guarantee would exceed params.epsilon (never after calibrate_algorithm2)
-/// @spec EV.RUN ARCH.RUN
+/// @spec EV.RUN ARCH.RUN DIST.EV
 template <real_scalar Real>
 result<Real> run(const problem<Real>& prob, const params<Real>& params, const philox_stream& stream,
-                 const progress_fn& progress) {
+                 const progress_fn& progress,
+                 const parallel::communicator& comm = parallel::serial()) {
   detail::validate_against(prob, params);
   result<Real> res;
   switch (params.algorithm) {
     case algorithm_kind::private_projected_gradient:
-      res = detail::run_algorithm2(prob, params, stream, progress);
+      res = detail::run_algorithm2(prob, params, stream, progress, comm);
       break;
     case algorithm_kind::projected_gradient:
-      res = detail::run_algorithm1(prob, params, progress);
+      res = detail::run_algorithm1(prob, params, progress, comm);
       break;
     case algorithm_kind::projected_sgd:
-      res = detail::run_algorithm3(prob, params, stream, progress);
+      res = detail::run_algorithm3(prob, params, stream, progress, comm);
       break;
     case algorithm_kind::optimum:
       return solve_optimum(prob, params.optimum_max_iterations, params.optimum_relative_gap,
