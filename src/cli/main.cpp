@@ -67,6 +67,17 @@ int run_main(int argc, char** argv) {
       return dpref::cli::exit_usage;
     }
   }
+  // an unknown first option (a typo of --version, say) would be reported as a missing subcommand
+  if (argc > 1 && argv[1][0] == '-') {
+    const std::string first = argv[1];
+    if (first != "-h" && first != "--help" && first != "--version") {
+      std::fprintf(stderr,
+                   "dpref: usage error: unknown option '%s' before the subcommand (known: --help, "
+                   "--version)\n",
+                   argv[1]);
+      return dpref::cli::exit_usage;
+    }
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

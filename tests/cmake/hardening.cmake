@@ -2,12 +2,28 @@
 # non-zero exit code, a message naming the argument and the value, no crash, no hang, bounded
 # memory. One ctest per catalogue file (each paper adds tests/cli/catalogue/<paper>.jsonl).
 if(TARGET dpref_cli)
-  foreach(part account)
+  foreach(part account sample audit cli)
     add_test(NAME HARD_CATALOGUE_${part}
              COMMAND /usr/bin/python3 ${PROJECT_SOURCE_DIR}/tests/cli/catalogue.py
                      $<TARGET_FILE:dpref_cli> --only ${part})
     set_tests_properties(HARD_CATALOGUE_${part} PROPERTIES LABELS unit TIMEOUT 900)
   endforeach()
+  # HARD.SAMPLE: streamed `dpref sample` (layout and bounded memory)
+  add_test(NAME HARD_SAMPLE_streamed
+           COMMAND /usr/bin/python3 ${PROJECT_SOURCE_DIR}/tests/cli/check_sample_stream.py
+                   $<TARGET_FILE:dpref_cli>)
+  set_tests_properties(HARD_SAMPLE_streamed PROPERTIES LABELS unit TIMEOUT 300)
+  # HARD.AUDIT_FLAGS: the audit's text report rounds each bound conservatively; the tampered
+  # negative control (ε_lb rounded up) must fail
+  add_test(NAME HARD_AUDIT_FLAGS_text_rounding
+           COMMAND /usr/bin/python3 ${PROJECT_SOURCE_DIR}/tests/cli/check_audit_text.py
+                   $<TARGET_FILE:dpref_cli>)
+  add_test(NAME HARD_AUDIT_FLAGS_text_rounding_negative_control
+           COMMAND /usr/bin/python3 ${PROJECT_SOURCE_DIR}/tests/cli/check_audit_text.py
+                   $<TARGET_FILE:dpref_cli> --tamper)
+  set_tests_properties(HARD_AUDIT_FLAGS_text_rounding HARD_AUDIT_FLAGS_text_rounding_negative_control
+                       PROPERTIES LABELS unit TIMEOUT 300)
+  set_tests_properties(HARD_AUDIT_FLAGS_text_rounding_negative_control PROPERTIES WILL_FAIL TRUE)
 endif()
 
 # HARD.FUZZ in every build: each libFuzzer target's entry point replays its committed seed
