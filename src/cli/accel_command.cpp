@@ -16,6 +16,7 @@
 #include "commands.hpp"
 #include "dpref/accel/run_json.hpp"
 #include "dpref/accel/study.hpp"
+#include "flags.hpp"
 #include "json_format.hpp"
 #include "paper_command.hpp"
 
@@ -161,10 +162,10 @@ void register_accel_command(CLI::App& app) {
                     "data/real/fertility.csv) instead of synthetic data");
   study->add_flag("--intercept", c.intercept,
                   "with --data: append a constant-1 feature (the l1 bound grows by 1)");
-  study
-      ->add_option("--l1-bound", c.l1_bound,
-                   "public bound B on ||u||_1; 0 = 20 (synthetic) or the schema bound of --data")
-      ->capture_default_str();
+  study->add_option(
+      "--l1-bound", c.l1_bound,
+      "public bound B on ||u||_1 (default: 20 for synthetic data, the schema bound of "
+      "--data)");
   study->add_option("--out", so->out, "JSON output file (default: stdout)");
   study->add_option("--png-dir", so->png_dir, "also write PNG plots there (needs --out)");
   study->add_option("--python", so->python, "Python with matplotlib")->capture_default_str();
@@ -183,8 +184,12 @@ void register_accel_command(CLI::App& app) {
   study->add_option("--E0", c.E0, "E0 of Remark 4.1 for the -opt variants")->capture_default_str();
   study->add_option("--T-fig1", c.T_fig1, "T of Figure 1")->capture_default_str();
   study->add_option("--T-fig2", c.T_fig2, "T of Figure 2")->capture_default_str();
-  study->add_option("--seed", c.seed, "noise seed (run r uses stream r)")->capture_default_str();
-  study->add_option("--data-seed", c.data_seed, "data seed")->capture_default_str();
+  study->add_option("--seed", c.seed, "noise seed (run r uses stream r)")
+      ->capture_default_str()
+      ->check(unsigned_integer());
+  study->add_option("--data-seed", c.data_seed, "data seed")
+      ->capture_default_str()
+      ->check(unsigned_integer());
   study->callback([so] { run_study(*so); });
 }
 

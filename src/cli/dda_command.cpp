@@ -23,6 +23,7 @@
 #include "dpref/io/dataset.hpp"
 #include "dpref/network/gossip.hpp"
 #include "dpref/random/gaussian.hpp"
+#include "flags.hpp"
 #include "paper_command.hpp"
 #include "world.hpp"
 
@@ -334,7 +335,7 @@ void register_dda_command(CLI::App& app) {
   st->add_option("--eps", so->eps, "Epsilons");
   st->add_option("--edges", so->edges, "Edges per step (1 -> iota 0.1, 2 -> 0.2)");
   st->add_option("--epochs", so->epochs, "Passes over the data");
-  st->add_option("--seed", so->seed, "Seed");
+  st->add_option("--seed", so->seed, "Seed")->check(unsigned_integer());
   st->add_flag("--hidden-active-set", so->hidden, "iota/q model (not Definition 1)");
   st->add_option("--max-order", so->max_order, "Largest RDP order");
   st->callback([so] { study_cmd(*so); });

@@ -5,6 +5,7 @@
 #include "commands.hpp"
 #include "dpref/accounting/accounting.hpp"
 #include "dpref/random.hpp"
+#include "flags.hpp"
 #include "scalar_format.hpp"
 
 namespace dpref::cli {
@@ -82,7 +83,7 @@ void register_demo_command(CLI::App& app) {
   auto opts = std::make_shared<demo_options>();
   auto* cmd = app.add_subcommand(
       "demo", "Print calibrated noise scales and samples at double and 50 digits");
-  cmd->add_option("--seed", opts->seed, "Stream seed");
+  cmd->add_option("--seed", opts->seed, "Stream seed")->check(unsigned_integer());
   cmd->add_option("--count", opts->count, "Samples per distribution")->check(CLI::Range(1, 1000));
   cmd->callback([opts] { run_demo(*opts); });
 }

@@ -21,6 +21,21 @@
 
 namespace dpref::cli {
 
+/// CLI11 check of an unsigned 64-bit integer flag (seeds): digits only, range-checked, so "-1"
+/// is refused instead of wrapping to 2^64 − 1 (spec/hardening.md HARD.CATALOGUE).
+inline CLI::Validator unsigned_integer() {
+  return CLI::Validator(
+      [](std::string& text) -> std::string {
+        try {
+          (void)io::parse_integer<std::uint64_t>(text, "value");
+          return {};
+        } catch (const std::invalid_argument&) {
+          return "must be an integer in [0, 18446744073709551615], got '" + text + "'";
+        }
+      },
+      "UINT64");
+}
+
 /// The flags of one command.
 class flag_set {
  public:

@@ -29,12 +29,13 @@ void progress(const std::string& s) { std::fprintf(stderr, "[dpref linesearch] %
 /// A run whose certified guarantee exceeds the request (allow_over_budget) is announced.
 void warn_if_over_budget(const io::json& privacy, const std::string& what) {
   if (privacy.value("private", false) && !privacy.value("budget_met", true))
-    std::fprintf(stderr,
-                 "dpref linesearch: WARNING: %s: the certified guarantee (epsilon = %s) exceeds the "
-                 "requested budget (epsilon = %s): a paper-reproduction setting "
-                 "(allow_over_budget); see non_private.paper_claim\n",
-                 what.c_str(), privacy["guarantee"]["epsilon"].dump().c_str(),
-                 privacy["requested"]["epsilon"].dump().c_str());
+    std::fprintf(
+        stderr,
+        "dpref linesearch: WARNING: %s: the certified guarantee (epsilon = %s) exceeds the "
+        "requested budget (epsilon = %s): a paper-reproduction setting "
+        "(allow_over_budget); see non_private.paper_claim\n",
+        what.c_str(), privacy["guarantee"]["epsilon"].dump().c_str(),
+        privacy["requested"]["epsilon"].dump().c_str());
 }
 
 /// `study` and `mlp`: a config from flags / --params, --out, --png-dir (plots need --out).
@@ -85,7 +86,8 @@ void register_linesearch_command(CLI::App& app) {
       });
   add_json_command<ls::study_config>(
       *g, "study", "Data of Figures 1-4 (K-fold CV x repetitions) as JSON (+ PNG plots)",
-      "linesearch_study_plots.py", [](const io::document& d) { return ls::study_json(d, progress); });
+      "linesearch_study_plots.py",
+      [](const io::document& d) { return ls::study_json(d, progress); });
   add_json_command<ls::mlp_config>(
       *g, "mlp", "Section 5.7: one-hidden-layer MLP on Fashion-MNIST, DP-BLSGD vs DP-SGD",
       "linesearch_mlp_plots.py", [](const io::document& d) {

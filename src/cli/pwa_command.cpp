@@ -21,6 +21,7 @@
 #include "commands.hpp"
 #include "dpref/pwa/run_json.hpp"
 #include "dpref/pwa/study_json.hpp"
+#include "flags.hpp"
 #include "paper_command.hpp"
 
 namespace dpref::cli {
@@ -126,13 +127,22 @@ void register_pwa_command(CLI::App& app) {
   study->add_option("--m-list", so->m_list, "Figure 3 piece counts (nested)")
       ->capture_default_str();
   study->add_option("--eps-list", so->eps_list, "epsilon sweep")->capture_default_str();
-  study->add_option("--step", so->study.step, "constant step alpha; 0 = R/(G sqrt(k))")
-      ->capture_default_str();
+  study
+      ->add_option_function<double>(
+          "--step", [so](const double& a) { so->study.step = a; },
+          "constant step alpha (default 0.01), finite and > 0")
+      ->excludes(study->add_flag_callback(
+          "--theorem24-step", [so] { so->study.step.reset(); },
+          "the step R/(G sqrt(k)) that minimises Theorem 24's first term instead"));
   study->add_flag("--project", so->study.project, "box projection in Algorithm 2 (deviation)");
   study->add_flag(
       "--no-exponential", [so](std::int64_t) { so->study.exponential = false; }, "leave M_E out");
-  study->add_option("--seed", so->study.seed, "noise seed")->capture_default_str();
-  study->add_option("--data-seed", so->data_seed, "data seed")->capture_default_str();
+  study->add_option("--seed", so->study.seed, "noise seed")
+      ->capture_default_str()
+      ->check(unsigned_integer());
+  study->add_option("--data-seed", so->data_seed, "data seed")
+      ->capture_default_str()
+      ->check(unsigned_integer());
   study->add_option("--out", so->out, "JSON output file (default: stdout)");
   study->add_option("--png-dir", so->png_dir, "also write PNG plots there (needs --out)");
   study->add_option("--python", so->python, "Python with matplotlib")->capture_default_str();

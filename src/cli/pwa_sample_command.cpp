@@ -6,12 +6,14 @@
 #include <iostream>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <stdexcept>
 #include <string>
 
 #include "commands.hpp"
 #include "dpref/pwa/exponential_mechanism.hpp"
 #include "dpref/pwa/exponential_mechanism_lp.hpp"
 #include "dpref/pwa/study.hpp"
+#include "flags.hpp"
 #include "json_format.hpp"
 #include "pwa_command.hpp"
 #include "scalar_format.hpp"
@@ -48,6 +50,10 @@ void run_sample(const pwa_sample_options& o) {
     throw std::invalid_argument("dpref pwa sample: --f-lower must be lp or dual, got '" +
                                 o.f_lower + "'");
   const pwa::exponential_mechanism<Real> M(F, eps, cfg);
+  // Bounded work: the samples are held in memory (each is d reals) and each costs epsilon.
+  if (o.n > 10'000'000)
+    throw std::invalid_argument("dpref pwa sample: --samples must be <= 10000000, got " +
+                                std::to_string(o.n));
   const auto r = M.sample(philox_stream(o.seed), method, o.n);
   json out;
   out["command"] = "pwa sample";
@@ -105,7 +111,7 @@ void register_pwa_sample_command(CLI::App& app) {
   cmd->add_option("--bmax", o->bmax, "neighbouring distance bmax of pwa (4)")
       ->capture_default_str();
   cmd->add_option("--epsilon", o->epsilon, "privacy budget per sample")->capture_default_str();
-  cmd->add_option("-n,--samples", o->n, "number of samples (each costs epsilon)")
+  cmd->add_option("-n,--samples", o->n, "number of samples, 1 to 10^7 (each costs epsilon)")
       ->capture_default_str();
   cmd->add_option("--f-lower", o->f_lower,
                   "rejection sampler's lower bound: lp (exact LP) | dual (no LP)")
@@ -115,9 +121,12 @@ void register_pwa_sample_command(CLI::App& app) {
   cmd->add_option("--steps", o->steps, "Metropolis steps (pwa: 5000)")->capture_default_str();
   cmd->add_option("--eta", o->eta, "Metropolis covariance eta * c * I (pwa: 0.1)")
       ->capture_default_str();
-  cmd->add_option("--seed", o->seed, "noise seed")->capture_default_str();
+  cmd->add_option("--seed", o->seed, "noise seed")
+      ->capture_default_str()
+      ->check(unsigned_integer());
   cmd->add_option("--data-seed", o->data_seed, "seed of the generated instance")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(unsigned_integer());
   cmd->callback([o] {
     if (o->precision == "double")
       run_sample<double>(*o);

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstdint>
 #include <filesystem>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -27,7 +28,9 @@ struct study_config {
   std::vector<long long> T_list{100, 200, 500, 1000};
   std::vector<long long> m_list{0, 1000};  ///< 0 (or >= n): the full batch
   std::vector<double> c_list{0.1, 1};
-  double eps = 1, lambda = 0.01, l1_bound = 0, E0 = 10;  ///< l1_bound 0: 20 or the CSV schema
+  double eps = 1, lambda = 0.01, E0 = 10;
+  /// Public bound B on ‖u‖₁; absent: 20 (synthetic) or the CSV schema bound.
+  std::optional<double> l1_bound;
   std::uint64_t seed = 20261121, data_seed = 1;
   /// Use the data's certified L as the paper does (reproduction only: declared public although
   /// it is computed from the data, so NOT private); default: the public bound B²/4 + 2λ.
@@ -101,7 +104,7 @@ inline io::json study_figure34(const study_config& o) {
   ps.data = o.data;
   ps.n = o.n;
   ps.d = o.d;
-  if (o.l1_bound > 0) ps.l1_bound = o.l1_bound;
+  if (o.l1_bound) ps.l1_bound = *o.l1_bound;  // make_problem validates it
   ps.lambda = o.lambda;
   ps.data_seed = o.data_seed;
   ps.intercept = o.intercept;

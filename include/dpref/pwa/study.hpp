@@ -8,6 +8,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -83,9 +84,9 @@ struct study_options {
   long long iterations = 100;  ///< k of Algorithm 2 (pwa §5.1)
   bool project = false;        ///< box projection in Algorithm 2 (deviation; default off)
   /// Constant α of Algorithm 2. pwa §5 does not state its steps; 0.01 (a total path kα = 1)
-  /// reproduces its qualitative findings, while the step R/(G√k) of Theorem 24 (set 0) does not
-  /// (spec/pwa.md PWA.STUDY).
-  double step = 0.01;
+  /// reproduces its qualitative findings, while the step R/(G√k) of Theorem 24 (std::nullopt)
+  /// does not (spec/pwa.md PWA.STUDY). A value must be finite and > 0 (no "0 means default").
+  std::optional<double> step = 0.01;
   bool exponential = true;  ///< include M_E if available
   std::uint64_t seed = 20261121;
 };
@@ -110,7 +111,7 @@ inline study_point run_study_point(const piecewise_affine<double>& prob, const s
   sp.epsilon = o.epsilon;
   sp.iterations = o.iterations;
   sp.rule = step_rule::constant;
-  sp.step = o.step > 0 ? o.step : theorem24_step(prob, o.iterations);
+  sp.step = o.step ? *o.step : theorem24_step(prob, o.iterations);
   sp.projection = o.project ? projection_mode::box : projection_mode::none;
   sp.trace = false;
   for (long long r = 0; r < o.runs; ++r) {

@@ -4,6 +4,7 @@
 // (`dpref pwa study`) only parses its flags into study_config and writes the document.
 #pragma once
 
+#include <cmath>
 #include <cstdint>
 #include <stdexcept>
 #include <string>
@@ -87,7 +88,7 @@ inline io::json study_iterations(const study_config& o) {
     p.epsilon = o.study.epsilon;
     p.iterations = k;
     p.rule = step_rule::constant;
-    p.step = o.study.step > 0 ? o.study.step : theorem24_step(prob, k);
+    p.step = o.study.step ? *o.study.step : theorem24_step(prob, k);
     p.projection = o.study.project ? projection_mode::box : projection_mode::none;
     p.trace = false;
     std::vector<double> vals;
@@ -114,6 +115,10 @@ inline io::json study_iterations(const study_config& o) {
 /// @spec PWA.STUDY
 inline io::json study_json(const study_config& o) {
   if (o.study.runs < 2) throw std::invalid_argument("dpref pwa study: --runs must be >= 2");
+  if (o.study.step && !(std::isfinite(*o.study.step) && *o.study.step > 0))
+    throw std::invalid_argument("dpref pwa study: --step must be finite and > 0, got " +
+                                io::format_real(*o.study.step) +
+                                " (--theorem24-step selects the step R/(G sqrt(k)))");
   io::json out;
   out["command"] = "dpref pwa study";
   out["setup"] = {
@@ -124,9 +129,9 @@ inline io::json study_json(const study_config& o) {
       {"epsilon", o.study.epsilon},
       {"runs", o.study.runs},
       {"iterations", o.study.iterations},
-      {"step", o.study.step > 0 ? io::json(o.study.step)
-                                : io::json("constant R/(G sqrt(k)) (public: minimises Theorem "
-                                           "24's first term)")},
+      {"step", o.study.step ? io::json(*o.study.step)
+                            : io::json("constant R/(G sqrt(k)) (public: minimises Theorem "
+                                       "24's first term)")},
       {"projection", o.study.project ? "box" : "none (paper)"},
       {"M_S_noise", "Theorem 9 scale diam(P)/eps (errata PWA-E4)"},
       {"M_E", study_has_exponential_mechanism && o.study.exponential
