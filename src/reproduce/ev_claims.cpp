@@ -129,10 +129,13 @@ void interior_in_K(const options& o, results& out, ev::units u) {
                : at_end               ? verdict::contradicted
                                       : verdict::not_reproduced;
     c.numbers = {{"K_hat", Khat},
+                 {"K_hat_at_grid_end", at_end ? 1.0 : 0.0},
                  {"mean_first", chk[0].mean},
                  {"mean_best", chk[1].mean},
                  {"mean_last", chk[2].mean},
-                 {"margin_se", r.interior_tight.margin_se}};
+                 {"margin_se", std::isfinite(r.interior_tight.margin_se)
+                                   ? r.interior_tight.margin_se
+                                   : (r.interior_tight.holds ? 1e300 : -1e300)}};
     c.summary = "K^ = " + fmt(Khat) + "; set 1: K=" + fmt(r.K.x.front()) + " " +
                 fmt(chk[0].mean) + ", K^ " + fmt(chk[1].mean) + ", K=" + fmt(r.K.x.back()) + " " +
                 fmt(chk[2].mean) + " (margin " + fmt(r.interior_tight.margin_se) + " SE beyond 5)";
@@ -155,11 +158,13 @@ void interior_in_K(const options& o, results& out, ev::units u) {
     c.result = r.interior_tight.holds ? verdict::reproduced
                : spread + 5 * spread_se < std::log(1.01) ? verdict::contradicted
                                                          : verdict::not_reproduced;
+    const bool at_end = r.K_best_tight == 0 || r.K_best_tight + 1 == r.K.x.size();
     c.numbers = {{"K_hat", Khat},
+                 {"K_hat_at_grid_end", at_end ? 1.0 : 0.0},
                  {"mean_best", chk[1].mean},
                  {"log_spread", spread},
                  {"log_spread_se", spread_se},
-                 {"interior_margin_se", r.interior_tight.margin_se}};
+                 {"interior_holds", r.interior_tight.holds ? 1.0 : 0.0}};
     c.summary = "every K gives " + fmt(chk[1].mean) + " relative suboptimality; log(max/min) = " +
                 fmt(spread) + " +- " + fmt(spread_se) + " (K^ = " + fmt(Khat) + ")";
     out.errata.push_back({"EV-E5", "ev", "objective units of (7) vs the step sizes of §VII",

@@ -178,7 +178,9 @@ def check_verdict(d):
             expect(cid, v, V[0] if s + 5 * se < -0.25 else V[2] if s - 5 * se > -0.25 else V[1])
         elif cid == "EV.UNITS":
             flat = n["log_spread"] + 5 * n["log_spread_se"] < math.log(1.01)
-            expect(cid, v, V[0] if n["interior_margin_se"] > 0 else V[2] if flat else V[1])
+            expect(cid, v, V[0] if n["interior_holds"] else V[2] if flat else V[1])
+        elif cid == "EV.STUDY.K":
+            expect(cid, v, V[0] if n["margin_se"] > 0 else V[2] if n["K_hat_at_grid_end"] else V[1])
         elif cid in ("LS.CLAIM.HEADLINE", "REPRO.LS.HINGE"):
             R, w = int(n["seeds"]), int(n["blsgd_lower_seeds"])
             k = 9 if R == 10 else 15
