@@ -164,7 +164,8 @@ ojson perf_json(const rp::perf_row& p) {
   j["unit"] = p.unit;
   j["value"] = std::isfinite(p.value) ? ojson(p.value) : ojson(nullptr);
   j["reference"] = p.reference;
-  j["reference_value"] = std::isfinite(p.reference_value) ? ojson(p.reference_value) : ojson(nullptr);
+  j["reference_value"] =
+      std::isfinite(p.reference_value) ? ojson(p.reference_value) : ojson(nullptr);
   j["ratio"] = std::isfinite(p.ratio) ? ojson(p.ratio) : ojson(nullptr);
   j["note"] = p.note;
   j["seconds"] = p.seconds;
@@ -184,7 +185,8 @@ std::string exe_dir() {
 void sampler_rows(const reproduce_state& st, const std::string& script, bool quick,
                   std::vector<rp::perf_row>& perf) {
   const std::string out = (std::filesystem::path(st.out) / "samplers.json").string();
-  const std::string pkg = (std::filesystem::path(exe_dir()) / ".." / "python").lexically_normal().string();
+  const std::string pkg =
+      (std::filesystem::path(exe_dir()) / ".." / "python").lexically_normal().string();
   std::string why;
   try {
     const char* old = std::getenv("PYTHONPATH");
@@ -208,8 +210,8 @@ void sampler_rows(const reproduce_state& st, const std::string& script, bool qui
   }
   if (why.empty() && j.contains("absent")) why = j["absent"].get<std::string>();
   if (!why.empty()) {
-    perf.push_back({"samplers vs numpy Generator", "samples/s", NAN, "numpy.random.Generator",
-                    NAN, NAN, "absent: " + why, 0});
+    perf.push_back({"samplers vs numpy Generator", "samples/s", NAN, "numpy.random.Generator", NAN,
+                    NAN, "absent: " + why, 0});
     return;
   }
   for (const auto& r : j["rows"])
@@ -231,14 +233,14 @@ void run_reproduce(const reproduce_state& st) {
   const auto t0 = std::chrono::steady_clock::now();
   // Everything that can be refused is refused before any work (ARCH.CLI).
   const auto papers = parse_papers(st.papers);
-  if (st.out.empty()) throw std::invalid_argument("--out must name a directory, got ''");
-  check_writable_dir(st.out);
   std::string html_script, sampler_script;
   if (!st.no_html) {
     check_executable(st.python, "--python");
     html_script = io::find_data_file("scripts/report_html.py");
     sampler_script = io::find_data_file("scripts/report_samplers.py");
   }
+  if (st.out.empty()) throw std::invalid_argument("--out must name a directory, got ''");
+  check_writable_dir(st.out);
   const bool quick = !st.full;
   rp::options opt;
   opt.quick = quick;

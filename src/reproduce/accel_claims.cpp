@@ -47,7 +47,8 @@ void nag_opt_best(const options& o, results& out) {
   };
   const auto wins = [&](std::size_t A, std::size_t B) {
     int w = 0;
-    for (int r = 0; r < R; ++r) w += err[A][static_cast<std::size_t>(r)] < err[B][static_cast<std::size_t>(r)];
+    for (int r = 0; r < R; ++r)
+      w += err[A][static_cast<std::size_t>(r)] < err[B][static_cast<std::size_t>(r)];
     return w;
   };
   int min_wins = R, max_loss = 0;
@@ -69,8 +70,9 @@ void nag_opt_best(const options& o, results& out) {
   c.error = "false pass <= P[Bin(20, 1/2) >= 15] = " + fmt(sign_tail(R, kWins)) +
             " (the weakest comparison)";
   c.error_probability = sign_tail(R, kWins);
-  c.result = min_wins >= kWins ? verdict::reproduced : max_loss >= kWins ? verdict::contradicted
-                                                                         : verdict::not_reproduced;
+  c.result = min_wins >= kWins   ? verdict::reproduced
+             : max_loss >= kWins ? verdict::contradicted
+                                 : verdict::not_reproduced;
   std::string s;
   for (std::size_t a = 0; a < 6; ++a) {
     c.numbers.push_back({std::string("mean_excess_") + kNames[a], mean(err[a])});

@@ -14,7 +14,8 @@ namespace {
 namespace A = dpref::accounting;
 
 double rdp_epsilon(double q, double sigma, long long steps, double delta) {
-  const auto c = A::poisson_subsampled_gaussian_rdp<double>(q, sigma, A::integer_orders<double>(2, 256));
+  const auto c =
+      A::poisson_subsampled_gaussian_rdp<double>(q, sigma, A::integer_orders<double>(2, 256));
   return A::rdp_to_dp(A::compose_rdp_steps(c, steps), delta).guarantee.eps;
 }
 
@@ -24,7 +25,9 @@ double rdp_epsilon(double q, double sigma, long long steps, double delta) {
 double exact_gaussian_epsilon(double sigma, long long k, double delta) {
   const double mu = std::sqrt(static_cast<double>(k)) / sigma;
   const auto Phi = [](double x) { return 0.5 * std::erfc(-x / std::sqrt(2.0)); };
-  const auto d = [&](double e) { return Phi(mu / 2 - e / mu) - std::exp(e) * Phi(-mu / 2 - e / mu); };
+  const auto d = [&](double e) {
+    return Phi(mu / 2 - e / mu) - std::exp(e) * Phi(-mu / 2 - e / mu);
+  };
   double lo = 0, hi = 100;
   for (int i = 0; i < 200; ++i) {
     const double mid = (lo + hi) / 2;
@@ -58,11 +61,11 @@ void abadi(const options& o, results& out) {
   c.seconds = secs;
   (void)o;
   out.claims.push_back(c);
-  out.perf.push_back({"accountant: DP-SGD (q 0.01, sigma 4, 10^4 steps) vs Abadi et al. 1.26", "eps",
-                      eps, "published eps 1.26 (moments accountant)", 1.26, eps / 1.26,
-                      "accuracy ratio (< 1: tighter than the published bound); time " +
-                          fmt(secs * 1e3) + " ms",
-                      secs});
+  out.perf.push_back(
+      {"accountant: DP-SGD (q 0.01, sigma 4, 10^4 steps) vs Abadi et al. 1.26", "eps", eps,
+       "published eps 1.26 (moments accountant)", 1.26, eps / 1.26,
+       "accuracy ratio (< 1: tighter than the published bound); time " + fmt(secs * 1e3) + " ms",
+       secs});
 }
 
 void exact_gaussian(const options& o, results& out) {
@@ -90,12 +93,12 @@ void exact_gaussian(const options& o, results& out) {
     ok = ok && cert >= ex;
     worst = std::min(worst, cert / ex);
     best = std::max(best, cert / ex);
-    s += (s.empty() ? "" : "; ") + std::string("sigma ") + fmt(k[0]) + ", k " + fmt(k[1]) +
-         ": " + fmt(cert) + " vs exact " + fmt(ex);
-    out.perf.push_back({"accountant: " + fmt(k[1]) + " Gaussians, sigma " + fmt(k[0]) +
-                            ", delta " + fmt(k[2]),
-                        "eps", cert, "exact eps (Balle-Wang closed form)", ex, cert / ex,
-                        "accuracy ratio (>= 1 required); time " + fmt(secs * 1e3) + " ms", secs});
+    s += (s.empty() ? "" : "; ") + std::string("sigma ") + fmt(k[0]) + ", k " + fmt(k[1]) + ": " +
+         fmt(cert) + " vs exact " + fmt(ex);
+    out.perf.push_back(
+        {"accountant: " + fmt(k[1]) + " Gaussians, sigma " + fmt(k[0]) + ", delta " + fmt(k[2]),
+         "eps", cert, "exact eps (Balle-Wang closed form)", ex, cert / ex,
+         "accuracy ratio (>= 1 required); time " + fmt(secs * 1e3) + " ms", secs});
   }
   c.result = ok ? verdict::reproduced : verdict::contradicted;
   c.numbers = {{"min_ratio", worst}, {"max_ratio", best}};
@@ -120,7 +123,8 @@ void audit_one(const options& o, results& out, const std::string& mech) {
   claim c;
   c.paper = "audit";
   c.error_probability = r.alpha;
-  c.numbers = {{"claimed_eps", r.epsilon}, {"eps_lower_bound", r.eps_lb},
+  c.numbers = {{"claimed_eps", r.epsilon},
+               {"eps_lower_bound", r.eps_lb},
                {"samples", static_cast<double>(r.samples)}};
   const std::string lb = "eps lower bound " + fmt(r.eps_lb) + " at 1 - " + fmt(r.alpha) +
                          " confidence vs claimed " + fmt(r.epsilon);
@@ -135,19 +139,20 @@ void audit_one(const options& o, results& out, const std::string& mech) {
     c.result = r.violation ? verdict::contradicted : verdict::reproduced;
   } else {
     c.id = mech == "textbook-laplace" ? "AUDIT.NEG.TEXTBOOK" : "AUDIT.NEG.LAPLACE";
-    c.statement = mech == "textbook-laplace"
-                      ? "Mironov 2012: the textbook double Laplace sampler x − b sgn(u) ln(1 − 2|u|) "
-                        "is NOT eps-DP (low-order bits leak x)"
-                      : "Negative control: Laplace with half the calibrated scale is NOT eps-DP "
-                        "at eps = 1 (the auditor has power)";
+    c.statement =
+        mech == "textbook-laplace"
+            ? "Mironov 2012: the textbook double Laplace sampler x − b sgn(u) ln(1 − 2|u|) "
+              "is NOT eps-DP (low-order bits leak x)"
+            : "Negative control: Laplace with half the calibrated scale is NOT eps-DP "
+              "at eps = 1 (the auditor has power)";
     c.statistic = "auditor as AUDIT.MECH.LAPLACE: reproduced when it flags a violation";
     c.error = "false alarm <= alpha = " + fmt(r.alpha);
     c.result = r.violation ? verdict::reproduced : verdict::not_reproduced;
   }
   c.summary = lb + (r.violation ? " (violation)" : " (no violation)");
   c.reduced = o.quick;
-  c.size = std::to_string(bo.samples) + " samples per side and phase" +
-           (o.quick ? " (full: 2^22)" : "");
+  c.size =
+      std::to_string(bo.samples) + " samples per side and phase" + (o.quick ? " (full: 2^22)" : "");
   c.seconds = since(t0);
   out.claims.push_back(c);
   if (mech == "laplace") {

@@ -38,11 +38,11 @@ struct number {
 
 /// One claim of a paper and its outcome in this run. @spec REPRO.CLAIM
 struct claim {
-  std::string id;         ///< spec ID (spec/<paper>.md, spec/errata.md or spec/reproduce.md)
-  std::string paper;      ///< ev, pwa, accel, linesearch, dda, accounting, audit
-  std::string statement;  ///< what the paper says
-  std::string statistic;  ///< what dpref measures and the decision rule
-  std::string error;      ///< the error statement in words
+  std::string id;                ///< spec ID (spec/<paper>.md, spec/errata.md or spec/reproduce.md)
+  std::string paper;             ///< ev, pwa, accel, linesearch, dda, accounting, audit
+  std::string statement;         ///< what the paper says
+  std::string statistic;         ///< what dpref measures and the decision rule
+  std::string error;             ///< the error statement in words
   double error_probability = 0;  ///< probability that the verdict is wrong (0: exact)
   bool exact = false;            ///< the verdict is an exact (certified) computation
   verdict result = verdict::not_reproduced;
@@ -63,8 +63,8 @@ struct erratum {
 /// @spec REPRO.PERF
 struct perf_row {
   std::string name, unit;
-  double value = 0;        ///< dpref's measurement (unit)
-  std::string reference;   ///< what the ratio compares with
+  double value = 0;       ///< dpref's measurement (unit)
+  std::string reference;  ///< what the ratio compares with
   double reference_value = 0;
   double ratio = 0;  ///< value / reference_value (NaN: absent, see note)
   std::string note;
@@ -108,7 +108,7 @@ std::vector<erratum> documented_errata();
 
 /// The papers `--papers` accepts.
 inline const std::vector<std::string>& paper_names() {
-  static const std::vector<std::string> n = {"ev", "pwa", "accel", "linesearch",
+  static const std::vector<std::string> n = {"ev",  "pwa",        "accel", "linesearch",
                                              "dda", "accounting", "audit"};
   return n;
 }

@@ -70,7 +70,9 @@ void fashion(const options& o, results& out) {
   c.exact = true;
   c.error = "exact (certified accountant, rounded up)";
   c.result = r.rdp.eps <= s.eps ? verdict::reproduced : verdict::not_reproduced;
-  c.numbers = {{"sigma", r.sigma}, {"certified_eps", r.rdp.eps}, {"claimed_eps", s.eps},
+  c.numbers = {{"sigma", r.sigma},
+               {"certified_eps", r.rdp.eps},
+               {"claimed_eps", s.eps},
                {"paper_chain_applicable", r.paper_chain_ok ? 1.0 : 0.0}};
   c.summary = "sigma = " + fmt(r.sigma) + " certifies eps = " + fmt(r.rdp.eps) +
               " (claimed 0.8); printed chain applicable: " + (r.paper_chain_ok ? "yes" : "no");
@@ -80,8 +82,8 @@ void fashion(const options& o, results& out) {
   (void)o;
   out.claims.push_back(c);
   out.errata.push_back({"DDA-E4", "dda", "§5 experiments: Theorem 1's sigma at the paper's setting",
-                        "eps = 0.8", "certified eps = " + fmt(r.rdp.eps) + " at sigma = " +
-                                         fmt(r.sigma),
+                        "eps = 0.8",
+                        "certified eps = " + fmt(r.rdp.eps) + " at sigma = " + fmt(r.sigma),
                         "DDA.PRIV.REPORTS, dpref reproduce DDA.PRIV.A", true});
 }
 
@@ -134,10 +136,11 @@ void larger_eps(const options& o, results& out) {
       "when eps = 1 is lower in >= 15/20, contradicted when eps = 0.2 is lower in >= 15/20";
   c.error_probability = sign_tail(R, kPass);
   c.error = "P[Bin(20, 1/2) >= 15] = " + fmt(c.error_probability);
-  c.result = w >= kPass ? verdict::reproduced : R - w >= kPass ? verdict::contradicted
-                                                               : verdict::not_reproduced;
-  c.numbers = {{"mean_loss_eps_1", mhi}, {"mean_loss_eps_0.2", mlo},
-               {"eps1_lower_seeds", double(w)}};
+  c.result = w >= kPass       ? verdict::reproduced
+             : R - w >= kPass ? verdict::contradicted
+                              : verdict::not_reproduced;
+  c.numbers = {
+      {"mean_loss_eps_1", mhi}, {"mean_loss_eps_0.2", mlo}, {"eps1_lower_seeds", double(w)}};
   c.summary = "F(x) − F*: eps = 1 " + fmt(mhi) + ", eps = 0.2 " + fmt(mlo) + "; eps = 1 lower in " +
               std::to_string(w) + "/20";
   c.reduced = o.quick;

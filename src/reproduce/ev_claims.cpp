@@ -78,7 +78,7 @@ void flat_in_c(const options& o, results& out) {
   c.error = kZerr;
   c.error_probability = normal_tail(5);
   const double thr = std::log(2.0);
-  c.result = std::abs(flat.estimate) + 5 * flat.se <= thr   ? verdict::reproduced
+  c.result = std::abs(flat.estimate) + 5 * flat.se <= thr  ? verdict::reproduced
              : std::abs(flat.estimate) - 5 * flat.se > thr ? verdict::contradicted
                                                            : verdict::not_reproduced;
   c.numbers = {{"log_ratio", flat.estimate},
@@ -136,9 +136,9 @@ void interior_in_K(const options& o, results& out, ev::units u) {
                  {"margin_se", std::isfinite(r.interior_tight.margin_se)
                                    ? r.interior_tight.margin_se
                                    : (r.interior_tight.holds ? 1e300 : -1e300)}};
-    c.summary = "K^ = " + fmt(Khat) + "; set 1: K=" + fmt(r.K.x.front()) + " " +
-                fmt(chk[0].mean) + ", K^ " + fmt(chk[1].mean) + ", K=" + fmt(r.K.x.back()) + " " +
-                fmt(chk[2].mean) + " (margin " + fmt(r.interior_tight.margin_se) + " SE beyond 5)";
+    c.summary = "K^ = " + fmt(Khat) + "; set 1: K=" + fmt(r.K.x.front()) + " " + fmt(chk[0].mean) +
+                ", K^ " + fmt(chk[1].mean) + ", K=" + fmt(r.K.x.back()) + " " + fmt(chk[2].mean) +
+                " (margin " + fmt(r.interior_tight.margin_se) + " SE beyond 5)";
   } else {
     // EV.UNITS / errata EV-E5: U of (7) as printed (λ = 1). Fig. 3 varies by orders of
     // magnitude over K; here the best and worst K differ by less than 1% (at 5 SE): the
@@ -155,7 +155,7 @@ void interior_in_K(const options& o, results& out, ev::units u) {
         "paper units: interior-optimum check as EV.STUDY.K (reproduced if it passes); "
         "contradicted when log(max/min) of the set-1 means at the first, best and last K + 5 SE "
         "< log 1.01 (flat within 1%)";
-    c.result = r.interior_tight.holds ? verdict::reproduced
+    c.result = r.interior_tight.holds                    ? verdict::reproduced
                : spread + 5 * spread_se < std::log(1.01) ? verdict::contradicted
                                                          : verdict::not_reproduced;
     const bool at_end = r.K_best_tight == 0 || r.K_best_tight + 1 == r.K.x.size();
@@ -165,8 +165,9 @@ void interior_in_K(const options& o, results& out, ev::units u) {
                  {"log_spread", spread},
                  {"log_spread_se", spread_se},
                  {"interior_holds", r.interior_tight.holds ? 1.0 : 0.0}};
-    c.summary = "every K gives " + fmt(chk[1].mean) + " relative suboptimality; log(max/min) = " +
-                fmt(spread) + " +- " + fmt(spread_se) + " (K^ = " + fmt(Khat) + ")";
+    c.summary = "every K gives " + fmt(chk[1].mean) +
+                " relative suboptimality; log(max/min) = " + fmt(spread) + " +- " + fmt(spread_se) +
+                " (K^ = " + fmt(Khat) + ")";
     out.errata.push_back({"EV-E5", "ev", "objective units of (7) vs the step sizes of §VII",
                           "c = 10 with U of (7) (Figs. 2-4)",
                           "flat " + fmt(100 * chk[1].mean) +

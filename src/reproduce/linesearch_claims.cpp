@@ -34,9 +34,9 @@ void headline(const options& o, results& out, bool hinge) {
   bool full_data = false;
   const std::string path = data_path(o, full_data);
   const auto d = io::read_csv_binary<double>(path);
-  const problems::linear_erm<double> P(d.X, d.y,
-                                       hinge ? problems::margin_loss<double>::hinge()
-                                             : problems::margin_loss<double>::logistic());
+  const problems::linear_erm<double> P(
+      d.X, d.y,
+      hinge ? problems::margin_loss<double>::hinge() : problems::margin_loss<double>::logistic());
   const int R = o.quick ? 10 : 20, kWins = o.quick ? 9 : 15;
   ls::params<double> bp;
   bp.epsilon = 0.2;
@@ -49,8 +49,8 @@ void headline(const options& o, results& out, bool hinge) {
   for (int k = 0; k < R; ++k) {
     const auto b = ls::run(P, bp, philox_stream(1000 + static_cast<std::uint64_t>(k)));
     const auto s = ls::run(P, sp, philox_stream(2000 + static_cast<std::uint64_t>(k)));
-    worst_eps = std::max({worst_eps, double(b.privacy.guarantee.epsilon),
-                          double(s.privacy.guarantee.epsilon)});
+    worst_eps = std::max(
+        {worst_eps, double(b.privacy.guarantee.epsilon), double(s.privacy.guarantee.epsilon)});
     const double fb = P.value(b.w), fs = P.value(s.w);
     blsgd_better += fb < fs;
     mb += fb / R;
@@ -59,8 +59,9 @@ void headline(const options& o, results& out, bool hinge) {
   claim c;
   c.id = hinge ? "REPRO.LS.HINGE" : "LS.CLAIM.HEADLINE";
   c.paper = "linesearch";
-  c.statement = std::string("§5.6 headline: DP-BLSGD reaches a lower objective than DP-SGD at "
-                            "eps = 0.2 (") +
+  c.statement = std::string(
+                    "§5.6 headline: DP-BLSGD reaches a lower objective than DP-SGD at "
+                    "eps = 0.2 (") +
                 (hinge ? "hinge" : "logistic") + " loss, Fertility)";
   c.statistic = "paired sign test over " + std::to_string(R) +
                 " seeds (DP-SGD eta = 1, T = 50, exact subsampled-Gaussian RDP): reproduced "
@@ -69,9 +70,9 @@ void headline(const options& o, results& out, bool hinge) {
                 ", contradicted when DP-SGD is lower in >= " + std::to_string(kWins) + "/" +
                 std::to_string(R);
   c.error_probability = sign_tail(R, kWins);
-  c.error = "P[Bin(" + std::to_string(R) + ", 1/2) >= " + std::to_string(kWins) + "] = " +
-            fmt(c.error_probability) + " if the two were exchangeable";
-  c.result = blsgd_better >= kWins        ? verdict::reproduced
+  c.error = "P[Bin(" + std::to_string(R) + ", 1/2) >= " + std::to_string(kWins) +
+            "] = " + fmt(c.error_probability) + " if the two were exchangeable";
+  c.result = blsgd_better >= kWins       ? verdict::reproduced
              : R - blsgd_better >= kWins ? verdict::contradicted
                                          : verdict::not_reproduced;
   c.numbers = {{"mean_F_dp_blsgd", mb},

@@ -24,7 +24,8 @@ void lowest(const options&, results& out) {
   const auto p = pwa::run_study_point(pwa::gaussian_instance<double>(1, 20, 2, 1.0, 1.0), so, 11);
   double zmin = std::min(zdiff(p.sub, p.mp), zdiff(p.sub, p.ms));
   double zrev = std::max(-zdiff(p.sub, p.mp), -zdiff(p.sub, p.ms));
-  if (p.has_me) zmin = std::min(zmin, zdiff(p.sub, p.me)), zrev = std::max(zrev, -zdiff(p.sub, p.me));
+  if (p.has_me)
+    zmin = std::min(zmin, zdiff(p.sub, p.me)), zrev = std::max(zrev, -zdiff(p.sub, p.me));
   claim c;
   c.id = "PWA.REGRESSION.LOWEST";
   c.paper = "pwa";
@@ -38,8 +39,9 @@ void lowest(const options&, results& out) {
       "4.7534";
   c.error = "false confirmation <= 1e-6 per comparison (CLT; independent philox streams)";
   c.error_probability = 1e-6;
-  c.result = zmin > kZ ? verdict::reproduced : zrev > kZ ? verdict::contradicted
-                                                         : verdict::not_reproduced;
+  c.result = zmin > kZ   ? verdict::reproduced
+             : zrev > kZ ? verdict::contradicted
+                         : verdict::not_reproduced;
   c.numbers = {{"subopt_alg2", p.sub.suboptimality},
                {"subopt_MP", p.mp.suboptimality},
                {"subopt_MS", p.ms.suboptimality},
@@ -79,9 +81,9 @@ void theorem24(const options&, results& out) {
       "(PWA-E3), which is <= the returned one, so passing on the returned iterate suffices";
   c.error = "false pass <= Phi(-5) = 2.9e-7 (normal approximation)";
   c.error_probability = normal_tail(5);
-  c.result = upper <= p.thm24                                        ? verdict::reproduced
+  c.result = upper <= p.thm24                                ? verdict::reproduced
              : p.sub.suboptimality - 5 * se(p.sub) > p.thm24 ? verdict::contradicted
-                                                                     : verdict::not_reproduced;
+                                                             : verdict::not_reproduced;
   c.numbers = {{"subopt_alg2", p.sub.suboptimality}, {"se", se(p.sub)}, {"bound", p.thm24}};
   c.summary = "measured " + fmt(p.sub.suboptimality) + " +- " + fmt(se(p.sub)) + " <= bound " +
               fmt(p.thm24) + " (" + fmt(p.thm24 / std::max(p.sub.suboptimality, 1e-300)) +

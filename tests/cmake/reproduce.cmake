@@ -41,3 +41,10 @@ if(TARGET dpref_cli)
                          WILL_FAIL TRUE SKIP_RETURN_CODE 77 FIXTURES_REQUIRED repro_report)
   endforeach()
 endif()
+# the bad-input catalogue of the command (spec/hardening.md HARD.CATALOGUE)
+if(TARGET dpref_cli)
+  add_test(NAME HARD_CATALOGUE_reproduce
+           COMMAND /usr/bin/python3 ${PROJECT_SOURCE_DIR}/tests/cli/catalogue.py
+                   $<TARGET_FILE:dpref_cli> --only reproduce)
+  set_tests_properties(HARD_CATALOGUE_reproduce PROPERTIES LABELS cli TIMEOUT 300)
+endif()
