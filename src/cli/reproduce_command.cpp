@@ -389,9 +389,10 @@ void register_reproduce_command(CLI::App& app) {
                           "so");
   auto* f = cmd->add_flag("--full", st->full, "the papers' sizes (hours), progress on stderr");
   q->excludes(f);
-  cmd->add_option("--papers", st->papers,
-                  "comma-separated subset of ev, pwa, accel, linesearch, dda, accounting, audit "
-                  "(default: all)");
+  cmd->add_option(
+      "--papers", st->papers,
+      "comma-separated subset of ev, pwa, accel, linesearch, dda, accounting, audit, random "
+      "(default: all)");
   cmd->add_option("--out", st->out, "output folder (created; checked writable before any work)")
       ->required();
   cmd->add_option("--python", st->python,

@@ -91,7 +91,8 @@ struct job {
   std::function<void(const options&, results&)> run;
 };
 
-/// Every job, papers in the order ev, pwa, accel, linesearch, dda, accounting, audit, perf.
+/// Every job, papers in the order ev, pwa, accel, linesearch, dda, accounting, audit, random,
+/// perf.
 std::vector<job> all_jobs();
 
 std::vector<job> ev_jobs();
@@ -101,6 +102,7 @@ std::vector<job> linesearch_jobs();
 std::vector<job> dda_jobs();
 std::vector<job> accounting_jobs();
 std::vector<job> audit_jobs();
+std::vector<job> random_jobs();
 std::vector<job> perf_jobs();
 
 /// The errata of spec/errata.md as report rows (errata.cpp).
@@ -109,7 +111,7 @@ std::vector<erratum> documented_errata();
 /// The papers `--papers` accepts.
 inline const std::vector<std::string>& paper_names() {
   static const std::vector<std::string> n = {"ev",  "pwa",        "accel", "linesearch",
-                                             "dda", "accounting", "audit"};
+                                             "dda", "accounting", "audit", "random"};
   return n;
 }
 

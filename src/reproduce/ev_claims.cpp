@@ -172,7 +172,7 @@ void interior_in_K(const options& o, results& out, ev::units u) {
                           "c = 10 with U of (7) (Figs. 2-4)",
                           "flat " + fmt(100 * chk[1].mean) +
                               "% at every K; c must be read in household units (U x m)",
-                          "EV.UNITS (ev_tests), dpref reproduce EV.UNITS", true});
+                          "EV_UNITS, dpref reproduce EV.UNITS", true});
   }
   c.seconds = since(t0);
   nlohmann::json s = curve(r.K.x, r.K.tight);

@@ -65,8 +65,9 @@ void iterations_per_second(const options& o, results& out, const std::string& pa
     cfg["params"]["optimum"] = false;
     cfg["params"]["iterations"] = o.quick ? 300 : 3000;
   } else {
+    cfg["params"]["algorithm"] = "nag";  // T = iterations (the -opt variants stop at T')
     cfg["params"]["trace"] = false;
-    cfg["params"]["iterations"] = o.quick ? 50 : 500;
+    cfg["params"]["iterations"] = o.quick ? 200 : 2000;
   }
   const auto [td, rd] = timed(paper, cfg, "double", 3);
   const auto [tm, rm] = timed(paper, cfg, "mp50", 1);

@@ -14,7 +14,7 @@ std::string fmt(double x) {
 std::vector<job> all_jobs() {
   std::vector<job> all;
   for (auto* f : {ev_jobs, pwa_jobs, accel_jobs, linesearch_jobs, dda_jobs, accounting_jobs,
-                  audit_jobs, perf_jobs})
+                  audit_jobs, random_jobs, perf_jobs})
     for (auto& j : f()) all.push_back(std::move(j));
   return all;
 }

@@ -30,7 +30,7 @@ import time
 import jsonschema
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
-PAPERS = ["ev", "pwa", "accel", "linesearch", "dda", "accounting", "audit"]
+PAPERS = ["ev", "pwa", "accel", "linesearch", "dda", "accounting", "audit", "random"]
 
 
 def fail(msg):
@@ -200,6 +200,10 @@ def check_verdict(d):
             # errata EV-E1, derived here: sqrt(dr^2 + (dr + dE)^2) at dr = 13.2, dE = 12
             if abs(n["tight"] - math.hypot(13.2, 25.2)) > 1e-9 or n["paper_bound"] != 38.4:
                 fail(f"{cid}: tight {n['tight']} / paper {n['paper_bound']}")
+        elif cid == "RAND.PRECISION.AGREE":
+            ok = (min(n["agree_laplace"], n["agree_exponential"], n["agree_gaussian"]) >= 0.999
+                  and n["widened_identical"] == 0 and n["control_fast_laplace"] < 0.999)
+            expect(cid, v, V[0] if ok else V[2])
         elif cid == "LS.CLAIM.BUDGET":
             expect(cid, v, V[0] if n["max_certified_eps"] <= 0.2 else V[2])
         elif cid == "AUDIT.MECH.LAPLACE":
@@ -227,7 +231,24 @@ def check_errata(d):
         fail(f"only {len(measured)} errata measured in the run")
     if not any(ch.isdigit() for ch in rows["DDA-E4"]["dpref_value"]):
         fail("DDA-E4 has no number")
-    print(f"ok: {len(ids)} errata rows, {len(measured)} measured in the run")
+    # every test named in the table exists (gtest suite, suite.case, or ctest name)
+    names = set()
+    test_re = re.compile(r"\b(?:TEST|TEST_F|TEST_P|TYPED_TEST|RC_GTEST_PROP|RC_GTEST_FIXTURE_PROP)"
+                         r"\s*\(\s*([A-Za-z0-9_]+)\s*,\s*([A-Za-z0-9_]+)")
+    for src in (ROOT / "tests").rglob("*.cpp"):
+        for a, b in test_re.findall(src.read_text(encoding="utf-8")):
+            names.update({a, f"{a}.{b}"})
+    for src in (ROOT / "tests").rglob("*.cmake"):
+        names.update(re.findall(r"add_test\(\s*NAME\s+([A-Za-z0-9_]+)", src.read_text()))
+    for e in rep["errata"]:
+        for t in (x.strip() for x in e["test"].split(",")):
+            if t.startswith("dpref reproduce"):
+                continue
+            key = t.replace(".", "_") if "." in t and t.split(".")[0].isupper() and not \
+                re.match(r"^[A-Z0-9_]+\.[A-Z][a-z]", t) else t
+            if key not in names and not any(n.startswith(key + "_") for n in names):
+                fail(f"erratum {e['id']}: test {t!r} does not exist")
+    print(f"ok: {len(ids)} errata rows, {len(measured)} measured in the run, every test exists")
 
 
 def check_perf(d):
