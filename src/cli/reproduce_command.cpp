@@ -1,0 +1,408 @@
+// `dpref reproduce [--quick|--full] [--papers ev,pwa,...] --out DIR` (spec/reproduce.md): runs
+// every paper's declared claims (src/reproduce/), the performance rows and the sampler
+// comparison with numpy, writes DIR/report.json (spec/schema/report.schema.json) and
+// DIR/report.html (scripts/report_html.py, started with posix_spawn), and ends with the verdict
+// table and the path of the HTML report.
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <ctime>
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <thread>
+
+#include "commands.hpp"
+#include "dpref/io/data_path.hpp"
+#include "dpref/version.hpp"
+#include "output.hpp"
+#include "reproduce/claims.hpp"
+#include "run_script.hpp"
+
+namespace dpref::cli {
+namespace {
+
+namespace rp = dpref::reproduce;
+using ojson = nlohmann::ordered_json;
+
+struct reproduce_state {
+  bool quick = false, full = false, no_html = false;
+  std::string papers, out, python = "/usr/bin/python3";
+};
+
+/// The exact command line (from /proc/self/cmdline).
+std::vector<std::string> command_line() {
+  std::ifstream f("/proc/self/cmdline", std::ios::binary);
+  std::vector<std::string> argv;
+  std::string a;
+  while (std::getline(f, a, '\0')) argv.push_back(a);
+  return argv;
+}
+
+std::string shell_quote(const std::string& s) {
+  if (!s.empty() && s.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                                        "0123456789-_./=,:+") == std::string::npos)
+    return s;
+  std::string q = "'";
+  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return q + "'";
+}
+
+/// cores, CPU model, memory (Linux /proc).
+ojson machine() {
+  ojson m;
+  m["cores"] = std::thread::hardware_concurrency();
+  std::string model = "unknown";
+  std::ifstream ci("/proc/cpuinfo");
+  for (std::string line; std::getline(ci, line);)
+    if (line.rfind("model name", 0) == 0) {
+      model = line.substr(line.find(':') + 2);
+      break;
+    }
+  m["cpu_model"] = model;
+  double mem = 0;
+  std::ifstream mi("/proc/meminfo");
+  for (std::string line; std::getline(mi, line);)
+    if (line.rfind("MemTotal:", 0) == 0) mem = std::atof(line.c_str() + 9) * 1024;
+  m["memory_bytes"] = mem;
+  char host[256] = {0};
+  ::gethostname(host, sizeof host - 1);
+  m["hostname"] = host;
+  return m;
+}
+
+std::string utc_now() {
+  const std::time_t t = std::time(nullptr);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&t));
+  return buf;
+}
+
+std::string commit() {
+  if (const char* c = std::getenv("DPREF_GIT_COMMIT"); c && *c) return c;
+#ifdef DPREF_GIT_DESCRIBE
+  return DPREF_GIT_DESCRIBE;
+#else
+  return "unknown";
+#endif
+}
+
+std::string source_dir() {
+  if (const char* c = std::getenv("DPREF_SOURCE_DIR"); c && *c) return c;
+#ifdef DPREF_SOURCE_DIR
+  return DPREF_SOURCE_DIR;
+#else
+  return ".";
+#endif
+}
+
+/// --papers: a comma-separated subset of the papers (default: all). @throws invalid_argument
+std::vector<std::string> parse_papers(const std::string& text) {
+  const auto& known = rp::paper_names();
+  if (text.empty()) return known;
+  std::vector<std::string> out;
+  std::stringstream ss(text);
+  for (std::string p; std::getline(ss, p, ',');) {
+    bool ok = false;
+    for (const auto& k : known) ok = ok || k == p;
+    if (!ok) {
+      std::string all;
+      for (const auto& k : known) all += (all.empty() ? "" : ", ") + k;
+      throw std::invalid_argument("--papers must be a comma-separated subset of " + all +
+                                  ", got '" + text + "'");
+    }
+    bool dup = false;
+    for (const auto& o : out) dup = dup || o == p;
+    if (!dup) out.push_back(p);
+  }
+  return out;
+}
+
+/// Creates DIR and checks that a file can be written in it, BEFORE any work.
+void check_writable_dir(const std::string& dir) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  if (ec || !fs::is_directory(dir))
+    throw std::invalid_argument("--out must name a writable directory, got '" + dir + "'" +
+                                (ec ? " (" + ec.message() + ")" : std::string()));
+  const std::string probe = (fs::path(dir) / ".dpref_reproduce_probe").string();
+  std::ofstream f(probe);
+  if (!f || !(f << "probe") || (f.close(), !f))
+    throw std::invalid_argument("--out must name a writable directory, got '" + dir + "'");
+  fs::remove(probe, ec);
+}
+
+ojson claim_json(const rp::claim& c) {
+  ojson j;
+  j["id"] = c.id;
+  j["paper"] = c.paper;
+  j["statement"] = c.statement;
+  j["statistic"] = c.statistic;
+  j["error"] = c.error;
+  j["error_probability"] = c.error_probability;
+  j["exact"] = c.exact;
+  j["verdict"] = rp::verdict_name(c.result);
+  ojson n = ojson::object();
+  for (const auto& x : c.numbers)
+    n[x.name] = std::isfinite(x.value) ? ojson(x.value) : ojson(nullptr);
+  j["numbers"] = n;
+  j["summary"] = c.summary;
+  j["reduced"] = c.reduced;
+  j["size"] = c.size;
+  j["seconds"] = c.seconds;
+  return j;
+}
+
+ojson perf_json(const rp::perf_row& p) {
+  ojson j;
+  j["name"] = p.name;
+  j["unit"] = p.unit;
+  j["value"] = std::isfinite(p.value) ? ojson(p.value) : ojson(nullptr);
+  j["reference"] = p.reference;
+  j["reference_value"] =
+      std::isfinite(p.reference_value) ? ojson(p.reference_value) : ojson(nullptr);
+  j["ratio"] = std::isfinite(p.ratio) ? ojson(p.ratio) : ojson(nullptr);
+  j["note"] = p.note;
+  j["seconds"] = p.seconds;
+  return j;
+}
+
+std::string exe_dir() {
+  char buf[4096];
+  const ssize_t n = ::readlink("/proc/self/exe", buf, sizeof buf - 1);
+  if (n <= 0) return ".";
+  buf[n] = '\0';
+  return std::filesystem::path(buf).parent_path().string();
+}
+
+/// Samplers vs numpy's Generator: scripts/report_samplers.py writes DIR/samplers.json (rows, or
+/// the reason they are absent). The Python package is looked up next to the build's src/.
+void sampler_rows(const reproduce_state& st, const std::string& script, bool quick,
+                  std::vector<rp::perf_row>& perf) {
+  const std::string out = (std::filesystem::path(st.out) / "samplers.json").string();
+  const std::string pkg =
+      (std::filesystem::path(exe_dir()) / ".." / "python").lexically_normal().string();
+  std::string why;
+  try {
+    const char* old = std::getenv("PYTHONPATH");
+    const std::string pp = pkg + (old && *old ? ":" + std::string(old) : std::string());
+    ::setenv("PYTHONPATH", pp.c_str(), 1);
+    run_program({st.python, script, "--out", out, "--n", quick ? "1000000" : "10000000"},
+                "dpref reproduce (samplers)");
+  } catch (const std::exception& e) {
+    why = e.what();
+  }
+  std::ifstream f(out);
+  ojson j;
+  if (why.empty() && f) {
+    try {
+      f >> j;
+    } catch (const std::exception& e) {
+      why = std::string("unreadable ") + out + ": " + e.what();
+    }
+  } else if (why.empty()) {
+    why = "the sampler script wrote no " + out;
+  }
+  if (why.empty() && j.contains("absent")) why = j["absent"].get<std::string>();
+  if (!why.empty()) {
+    perf.push_back({"samplers vs numpy Generator", "samples/s", NAN, "numpy.random.Generator", NAN,
+                    NAN, "absent: " + why, 0});
+    return;
+  }
+  for (const auto& r : j["rows"])
+    perf.push_back({r["name"].get<std::string>(), "samples/s", r["dpref"].get<double>(),
+                    r["reference"].get<std::string>(), r["numpy"].get<double>(),
+                    r["dpref"].get<double>() / r["numpy"].get<double>(),
+                    r["note"].get<std::string>(), r["seconds"].get<double>()});
+}
+
+std::string pad(std::string s, std::size_t w) {
+  // display width: count UTF-8 code points
+  std::size_t n = 0;
+  for (unsigned char c : s) n += (c & 0xC0) != 0x80;
+  if (n < w) s.append(w - n, ' ');
+  return s;
+}
+
+void run_reproduce(const reproduce_state& st) {
+  const auto t0 = std::chrono::steady_clock::now();
+  // Everything that can be refused is refused before any work (ARCH.CLI).
+  const auto papers = parse_papers(st.papers);
+  std::string html_script, sampler_script;
+  if (!st.no_html) {
+    check_executable(st.python, "--python");
+    html_script = io::find_data_file("scripts/report_html.py");
+    sampler_script = io::find_data_file("scripts/report_samplers.py");
+  }
+  if (st.out.empty()) throw std::invalid_argument("--out must name a directory, got ''");
+  check_writable_dir(st.out);
+  const bool quick = !st.full;
+  rp::options opt;
+  opt.quick = quick;
+  opt.source_dir = source_dir();
+
+  std::vector<rp::job> jobs;
+  for (auto& j : rp::all_jobs()) {
+    bool want = j.perf;
+    for (const auto& p : papers) want = want || j.paper == p;
+    if (want) jobs.push_back(std::move(j));
+  }
+  rp::results res;
+  ojson job_times = ojson::array();
+  double claims_s = 0, perf_s = 0;
+  for (std::size_t i = 0; i < jobs.size(); ++i) {
+    const auto tj = std::chrono::steady_clock::now();
+    const std::size_t before = res.claims.size();
+    try {
+      jobs[i].run(opt, res);
+    } catch (const std::exception& e) {
+      // a job that cannot run is reported, never silently dropped
+      if (jobs[i].perf) {
+        res.perf.push_back({jobs[i].name, "", NAN, "", NAN, NAN,
+                            std::string("absent: failed: ") + e.what(), rp::since(tj)});
+      } else {
+        rp::claim c;
+        c.id = jobs[i].name;
+        c.paper = jobs[i].paper;
+        c.statement = "(the job failed)";
+        c.statistic = "-";
+        c.error = "-";
+        c.result = rp::verdict::not_reproduced;
+        c.summary = std::string("failed to run: ") + e.what();
+        c.reduced = quick;
+        c.size = "-";
+        c.seconds = rp::since(tj);
+        res.claims.push_back(c);
+      }
+    }
+    const double s = rp::since(tj);
+    (jobs[i].perf ? perf_s : claims_s) += s;
+    job_times.push_back({{"job", jobs[i].paper + "/" + jobs[i].name}, {"seconds", s}});
+    const double el = rp::since(t0);
+    const double rem = el / static_cast<double>(i + 1) * static_cast<double>(jobs.size() - i - 1);
+    std::fprintf(stderr,
+                 "dpref reproduce: %zu/%zu done (%s %s: %zu claim(s), %.1f s), elapsed %.0f s, "
+                 "estimated remaining %.0f s\n",
+                 i + 1, jobs.size(), jobs[i].paper.c_str(), jobs[i].name.c_str(),
+                 res.claims.size() - before, s, el, rem);
+  }
+  double samplers_s = 0;
+  if (!st.no_html) {
+    const auto ts = std::chrono::steady_clock::now();
+    sampler_rows(st, sampler_script, quick, res.perf);
+    samplers_s = rp::since(ts);
+  }
+
+  // errata: the documented rows, replaced by the rows measured in this run
+  std::vector<rp::erratum> errata;
+  for (const auto& e : rp::documented_errata()) {
+    bool want = false;
+    for (const auto& p : papers) want = want || e.paper == p;
+    if (!want) continue;
+    const rp::erratum* m = nullptr;
+    for (const auto& x : res.errata)
+      if (x.id == e.id) m = &x;
+    errata.push_back(m ? *m : e);
+  }
+
+  const auto argv = command_line();
+  std::string cmd;
+  for (const auto& a : argv) cmd += (cmd.empty() ? "" : " ") + shell_quote(a);
+  ojson j;
+  j["schema"] = "dpref.reproduce/1";
+  j["command"] = cmd;
+  j["argv"] = argv;
+  j["mode"] = quick ? "quick" : "full";
+  j["papers"] = papers;
+  j["version"] = std::string(dpref::version);
+  j["commit"] = commit();
+  j["started"] = utc_now();
+  j["machine"] = machine();
+  int counts[3] = {0, 0, 0};
+  ojson claims = ojson::array();
+  for (const auto& c : res.claims) {
+    claims.push_back(claim_json(c));
+    ++counts[static_cast<int>(c.result)];
+  }
+  j["summary"] = {{"claims", res.claims.size()},
+                  {"reproduced", counts[0]},
+                  {"not_reproduced", counts[1]},
+                  {"contradicted", counts[2]}};
+  j["claims"] = claims;
+  ojson er = ojson::array();
+  for (const auto& e : errata)
+    er.push_back({{"id", e.id},
+                  {"paper", e.paper},
+                  {"what", e.what},
+                  {"paper_value", e.paper_value},
+                  {"dpref_value", e.dpref_value},
+                  {"test", e.test},
+                  {"measured", e.measured}});
+  j["errata"] = er;
+  ojson pf = ojson::array();
+  for (const auto& p : res.perf) pf.push_back(perf_json(p));
+  j["performance"] = pf;
+  ojson series = ojson::object();
+  for (const auto& [name, text] : res.series) series[name] = ojson::parse(text);
+  j["series"] = series;
+  j["timings"] = {{"total_seconds", rp::since(t0)},
+                  {"claims_seconds", claims_s},
+                  {"performance_seconds", perf_s},
+                  {"samplers_seconds", samplers_s},
+                  {"jobs", job_times}};
+  const std::string json_path = (std::filesystem::path(st.out) / "report.json").string();
+  write_text(j.dump(1) + "\n", json_path);
+  std::string html_path;
+  if (!st.no_html) {
+    html_path = (std::filesystem::path(st.out) / "report.html").string();
+    run_program({st.python, html_script, json_path, html_path}, "dpref reproduce (report.html)");
+  }
+
+  // the terminal output ends with the verdict table and the path of report.html
+  std::printf("dpref reproduce (%s, commit %s, %.0f s on %u cores)\n\n", quick ? "quick" : "full",
+              commit().c_str(), rp::since(t0), std::thread::hardware_concurrency());
+  std::printf("%s %s %s %s %s\n", pad("paper", 10).c_str(), pad("claim", 26).c_str(),
+              pad("verdict", 15).c_str(), pad("size", 8).c_str(), "numbers");
+  for (const auto& c : res.claims)
+    std::printf("%s %s %s %s %s\n", pad(c.paper, 10).c_str(), pad(c.id, 26).c_str(),
+                pad(rp::verdict_name(c.result), 15).c_str(),
+                pad(c.reduced ? "reduced" : "full", 8).c_str(), c.summary.c_str());
+  std::printf("\n%d reproduced, %d not reproduced, %d contradicted (of %zu claims)\n", counts[0],
+              counts[1], counts[2], res.claims.size());
+  std::printf("report.json: %s\n", json_path.c_str());
+  if (!html_path.empty()) std::printf("report.html: %s\n", html_path.c_str());
+}
+
+void register_reproduce_command(CLI::App& app) {
+  auto st = std::make_shared<reproduce_state>();
+  auto* cmd = app.add_subcommand(
+      "reproduce",
+      "re-check every paper's claims and write DIR/report.json and DIR/report.html "
+      "(spec/reproduce.md)");
+  auto* q = cmd->add_flag("--quick", st->quick,
+                          "reduced sizes, <= 3 minutes on 2 cores (the default); every row says "
+                          "so");
+  auto* f = cmd->add_flag("--full", st->full, "the papers' sizes (hours), progress on stderr");
+  q->excludes(f);
+  cmd->add_option(
+      "--papers", st->papers,
+      "comma-separated subset of ev, pwa, accel, linesearch, dda, accounting, audit, random "
+      "(default: all)");
+  cmd->add_option("--out", st->out, "output folder (created; checked writable before any work)")
+      ->required();
+  cmd->add_option("--python", st->python,
+                  "Python with matplotlib for the HTML report (default: /usr/bin/python3)");
+  cmd->add_flag("--no-html", st->no_html,
+                "write report.json only (no HTML report, no numpy comparison)");
+  cmd->callback([st] { run_reproduce(*st); });
+}
+
+const command_registrar reproduce_registrar(register_reproduce_command);
+
+}  // namespace
+}  // namespace dpref::cli

@@ -1,0 +1,142 @@
+// `dpref reproduce` (spec/reproduce.md): the declared claims of every paper, each re-checked by a
+// computation in the running process, with its statistic, its error probability and a verdict
+// derived from the numbers (never a stored string). One job per claim; a paper's jobs live in
+// src/reproduce/<paper>_claims.cpp and register in registry.cpp.
+#pragma once
+
+#include <chrono>
+#include <cmath>
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace dpref::reproduce {
+
+/// reproduced: the paper's statement passed its test; contradicted: the opposite statement passed
+/// at the stated error probability (or exactly); not_reproduced: neither (or the paper's
+/// guarantee is not certified by any sound accountant). @spec REPRO.VERDICT
+enum class verdict { reproduced, not_reproduced, contradicted };
+
+inline const char* verdict_name(verdict v) {
+  switch (v) {
+    case verdict::reproduced:
+      return "reproduced";
+    case verdict::contradicted:
+      return "contradicted";
+    default:
+      return "not reproduced";
+  }
+}
+
+/// One named number of a claim (the statistic, its standard error, the paper's value, ...).
+struct number {
+  std::string name;
+  double value = 0;
+};
+
+/// One claim of a paper and its outcome in this run. @spec REPRO.CLAIM
+struct claim {
+  std::string id;                ///< spec ID (spec/<paper>.md, spec/errata.md or spec/reproduce.md)
+  std::string paper;             ///< ev, pwa, accel, linesearch, dda, accounting, audit
+  std::string statement;         ///< what the paper says
+  std::string statistic;         ///< what dpref measures and the decision rule
+  std::string error;             ///< the error statement in words
+  double error_probability = 0;  ///< probability that the verdict is wrong (0: exact)
+  bool exact = false;            ///< the verdict is an exact (certified) computation
+  verdict result = verdict::not_reproduced;
+  std::vector<number> numbers;  ///< the measured numbers behind the verdict
+  std::string summary;          ///< the numbers in one line for people
+  bool reduced = false;         ///< ran at reduced (quick) size
+  std::string size;             ///< the size it ran at
+  double seconds = 0;
+};
+
+/// A place where dpref departs from a paper. @spec REPRO.ERRATA
+struct erratum {
+  std::string id, paper, what, paper_value, dpref_value, test;
+  bool measured = false;  ///< the dpref value was computed in this run
+};
+
+/// One performance measurement, as a ratio against a reference measured in the same run.
+/// @spec REPRO.PERF
+struct perf_row {
+  std::string name, unit;
+  double value = 0;       ///< dpref's measurement (unit)
+  std::string reference;  ///< what the ratio compares with
+  double reference_value = 0;
+  double ratio = 0;  ///< value / reference_value (NaN: absent, see note)
+  std::string note;
+  double seconds = 0;
+};
+
+/// Everything a job may add.
+struct results {
+  std::vector<claim> claims;
+  std::vector<erratum> errata;
+  std::vector<perf_row> perf;
+  std::vector<std::pair<std::string, std::string>> series;  ///< (name, JSON text) for plots
+};
+
+struct options {
+  bool quick = true;
+  std::string source_dir;  ///< the source tree (committed data sets), may be empty
+};
+
+/// A job: one claim (or one performance measurement) of one paper.
+struct job {
+  std::string paper, name;
+  bool perf = false;
+  std::function<void(const options&, results&)> run;
+};
+
+/// Every job, papers in the order ev, pwa, accel, linesearch, dda, accounting, audit, random,
+/// perf.
+std::vector<job> all_jobs();
+
+std::vector<job> ev_jobs();
+std::vector<job> pwa_jobs();
+std::vector<job> accel_jobs();
+std::vector<job> linesearch_jobs();
+std::vector<job> dda_jobs();
+std::vector<job> accounting_jobs();
+std::vector<job> audit_jobs();
+std::vector<job> random_jobs();
+std::vector<job> perf_jobs();
+
+/// The errata of spec/errata.md as report rows (errata.cpp).
+std::vector<erratum> documented_errata();
+
+/// The papers `--papers` accepts.
+inline const std::vector<std::string>& paper_names() {
+  static const std::vector<std::string> n = {"ev",  "pwa",        "accel", "linesearch",
+                                             "dda", "accounting", "audit", "random"};
+  return n;
+}
+
+// ---- statistics shared by the jobs --------------------------------------------------------
+
+/// P[N(0,1) > z].
+inline double normal_tail(double z) { return 0.5 * std::erfc(z / std::sqrt(2.0)); }
+
+/// P[Bin(n, 1/2) >= k], exact. @spec REPRO.SIGN
+inline double sign_tail(int n, int k) {
+  double s = 0;
+  for (int i = k; i <= n; ++i) {
+    double c = 1;
+    for (int j = 0; j < i; ++j) c = c * (n - j) / (j + 1);
+    s += c;
+  }
+  return s / std::pow(2.0, n);
+}
+
+/// Seconds since t0.
+inline double since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+/// "%.4g".
+std::string fmt(double x);
+
+}  // namespace dpref::reproduce
