@@ -21,8 +21,10 @@ install(DIRECTORY data/ev DESTINATION ${CMAKE_INSTALL_DATADIR}/dpref)
 install(DIRECTORY data/conformance DESTINATION ${CMAKE_INSTALL_DATADIR}/dpref)
 file(MAKE_DIRECTORY ${CMAKE_BINARY_DIR}/share/dpref)
 file(CREATE_LINK ${CMAKE_SOURCE_DIR}/data/ev ${CMAKE_BINARY_DIR}/share/dpref/ev SYMBOLIC)
-# Plotting scripts of the studies (scripts/*_plots.py), found by the commands next to their binary
-# (share/dpref/scripts), installed and mirrored in the build tree like the data.
-file(GLOB DPREF_PLOT_SCRIPTS ${CMAKE_SOURCE_DIR}/scripts/*_plots.py)
+# Plotting scripts of the studies (scripts/*_plots.py) and of `dpref reproduce`
+# (scripts/report_*.py), found by the commands next to their binary (share/dpref/scripts),
+# installed and mirrored in the build tree like the data.
+file(GLOB DPREF_PLOT_SCRIPTS ${CMAKE_SOURCE_DIR}/scripts/*_plots.py
+     ${CMAKE_SOURCE_DIR}/scripts/report_*.py)
 install(FILES ${DPREF_PLOT_SCRIPTS} DESTINATION ${CMAKE_INSTALL_DATADIR}/dpref/scripts)
 file(CREATE_LINK ${CMAKE_SOURCE_DIR}/scripts ${CMAKE_BINARY_DIR}/share/dpref/scripts SYMBOLIC)
