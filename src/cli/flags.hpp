@@ -73,6 +73,7 @@ class flag_set {
     std::vector<std::pair<std::string, std::string>> names;  // pointer -> flag
     for (const auto& f : flags_) {
       if (!f->given()) continue;
+      check_utf8(f->flag, f->value());
       root[io::json::json_pointer(f->pointer)] = f->value();
       names.emplace_back(f->pointer, f->flag);
       if (f->is_list)
@@ -104,6 +105,31 @@ class flag_set {
       return text;
     }
   };
+
+  /// A flag's text must be UTF-8 (a JSON string): refused naming the flag, never an internal
+  /// error when the value is echoed (HARD.FUZZ, fuzz target cli_args).
+  static void check_utf8(const std::string& flag, const io::json& value) {
+    try {
+      (void)value.dump();
+    } catch (const io::json::type_error&) {
+      throw std::invalid_argument(flag + " must be UTF-8 text, got " + io::brief(value));
+    }
+  }
+
+  /// `--flag=VALUE` must be a boolean word (true/false, yes/no, on/off, 1/0): CLI11 would throw
+  /// a bare std::invalid_argument ("unrecognized character") naming neither flag nor value.
+  static CLI::Validator bool_text() {
+    return CLI::Validator(
+        [](std::string& text) -> std::string {
+          try {
+            (void)CLI::detail::to_flag_value(text);
+            return {};
+          } catch (const std::exception&) {
+            return "must be given alone or as =true|false, got " + io::brief(io::json(text));
+          }
+        },
+        "BOOL");
+  }
 
   static std::string dashed(std::string s) {
     for (char& c : s)
@@ -140,8 +166,9 @@ class flag_set {
     if constexpr (std::is_same_v<F, bool>) {
       flag* raw = f.get();
       cmd->add_flag_function(
-          f->flag + ",!--no-" + dashed(key), [raw](std::int64_t n) { raw->on = n > 0; },
-          desc + (def ? " (default: on)" : " (default: off)"));
+             f->flag + ",!--no-" + dashed(key), [raw](std::int64_t n) { raw->on = n > 0; },
+             desc + (def ? " (default: on)" : " (default: off)"))
+          ->check(bool_text());
     } else if constexpr (io::named_enum<F>) {
       std::string choices;
       for (const auto& [v, n] : enum_names(F{}))

@@ -109,9 +109,10 @@ inline std::string pointer_escape(std::string_view key) {
   return out;
 }
 
-/// Short text of a JSON value for messages (at most ~80 characters).
+/// Short text of a JSON value for messages (at most ~80 characters). Bytes that are not UTF-8
+/// (a command-line value, say) are shown as U+FFFD instead of throwing from the message.
 inline std::string brief(const json& v) {
-  std::string s = v.dump();
+  std::string s = v.dump(-1, ' ', false, json::error_handler_t::replace);
   if (s.size() > 80) s = s.substr(0, 77) + "...";
   return s;
 }
