@@ -267,8 +267,8 @@ result<Real> run_engine(const problem<Real, Features>& prob, const algorithm_par
   // z, x, xsum, last and active_count of every node from its rank, to rank 0 (snapshots, end)
   const auto sync_nodes = [&] {
     if (ranks == 1) return;
-    std::vector<double> buf;
-    for (auto i = static_cast<int>(own.begin); i < own.end; ++i) {
+    std::vector<double> buf;  // rank 0's own nodes are already in place
+    for (auto i = static_cast<int>(own.begin); i < own.end && !root; ++i) {
       parallel::pack_all(z.col(i), buf);
       parallel::pack_all(x.col(i), buf);
       parallel::pack_all(xsum.col(i), buf);
@@ -278,7 +278,7 @@ result<Real> run_engine(const problem<Real, Features>& prob, const algorithm_par
     const std::vector<double> all = comm.gather(buf, 0);
     if (!root) return;
     std::size_t pos = 0;
-    for (int rk = 1; rk < ranks; ++rk) {  // rank 0's own nodes are already in place
+    for (int rk = 1; rk < ranks; ++rk) {
       const parallel::range rg = owner_range(rk);
       for (auto i = static_cast<int>(rg.begin); i < rg.end; ++i) {
         parallel::unpack_all(z.col(i), all, pos);
