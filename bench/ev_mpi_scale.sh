@@ -38,8 +38,9 @@ for n in $sizes; do
       rl=$(grep "rank $((p - 1)) of" "$work/err" || true)
       field() { echo "$1" | sed -n "s/.* $2 \([0-9]*\).*/\1/p"; }
       # per iteration: block sums (all-gather) and p̂ (all-gather from rank 0) on every rank;
-      # minus the one all-gather of the initial load (T values) shared by the last rank
-      per_iter="$((($(field "$r0" allgather) - 8 * T) / K)),$((($(field "$rl" allgather) - 8 * T) / K))"
+      # rank 0 also received the initial load (T values) from the last rank once (P > 1)
+      sub=$((p > 1 ? 8 * T : 0))
+      per_iter="$((($(field "$r0" allgather) - sub) / K)),$(($(field "$rl" allgather) / K))"
       once="$(field "$r0" gather),$(field "$rl" exchange)"
     fi
     printf "%9s %5s %6s %9.2f %-22s %-30s %-24s %s\n" "$n" "$p" "$load" "$(echo "$t1 - $t0" | bc)" \
