@@ -437,8 +437,8 @@ TEST(DIST_DDA, RanksGiveTheSerialBits) {
   }
 }
 
-/// A short run (edge activation, 30 rounds, P = 3): the fast DDA case of the ThreadSanitizer
-/// phase.
+/// A short run (edge activation, 30 rounds, P = 3, conventional rounds): the fast DDA case of
+/// the ThreadSanitizer phase (point-to-point messages and gathers between the fake ranks).
 TEST(DIST_DDA, SmallRunOnRanks) {
   auto data = dda::synthetic_data(60, 3, 5);
   const dda::problem<double> prob(data.X, data.y, 6, problems::regularizer<double>::l2(1e-3));
@@ -448,6 +448,7 @@ TEST(DIST_DDA, SmallRunOnRanks) {
   p.delta = 1e-5;
   p.gamma = 1;
   p.trace_every = 10;
+  p.calibration = dda::calibration_kind::none;  // no σ search: the case stays short under TSan
   const philox_stream stream(3, 1);
   const dda::network net = dda_net(6, dda::activation_mode::edges);
   const dda::result<double> serial = dda::run(prob, net, p, stream);
