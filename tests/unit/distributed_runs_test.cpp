@@ -157,6 +157,21 @@ TEST(DIST_COMM, ExactTransferRoundTripsWideScalars) {
   EXPECT_THROW(parallel::pack(mp50("1e400"), buf), std::range_error);
 }
 
+TEST(DIST_COMM, SerialGatherAndExchangeDeliverToItself) {
+  const parallel::communicator& c = parallel::serial();
+  const std::vector<double> local = {1.5, -2.0};
+  EXPECT_EQ(c.gather(local, 0), local);
+  const parallel::message m[] = {{0, {3.0}}, {0, {4.0, 5.0}}};
+  const int from[] = {0, 0};
+  const auto got = c.exchange(m, from);  // delivered in the order sent
+  ASSERT_EQ(got.size(), 2U);
+  EXPECT_EQ(got[0], std::vector<double>{3.0});
+  EXPECT_EQ(got[1], (std::vector<double>{4.0, 5.0}));
+  const parallel::message other[] = {{1, {3.0}}};
+  EXPECT_THROW((void)c.exchange(other, {}), std::invalid_argument);  // no rank 1
+  EXPECT_THROW((void)c.exchange({}, from), std::logic_error);        // nothing was sent
+}
+
 /// ev on 5 blocks of 1024 users (+ a partial one): T = 6, n = 5000.
 template <class Real>
 ev::problem<Real> ev_problem(Eigen::Index n) {
