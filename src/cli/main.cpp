@@ -112,6 +112,17 @@ int main(int argc, char** argv) {
       dpref::cli::set_world(comm);
       rc = run_main(argc, argv);
       dpref::cli::set_world(dpref::parallel::serial());
+      if (std::getenv("DPREF_MPI_TRAFFIC") != nullptr) {  // bench/ev_mpi_scale.sh
+        const auto& t = comm.received();
+        std::fprintf(
+            stderr,
+            "dpref: rank %d of %d: received bytes: allgather %llu gather %llu exchange "
+            "%llu broadcast %llu reduce %llu; point-to-point sent %llu\n",
+            comm.rank(), comm.size(), static_cast<unsigned long long>(t.allgather),
+            static_cast<unsigned long long>(t.gather), static_cast<unsigned long long>(t.exchange),
+            static_cast<unsigned long long>(t.broadcast), static_cast<unsigned long long>(t.reduce),
+            static_cast<unsigned long long>(t.exchange_sent));
+      }
     }
     MPI_Finalize();
     return rc;

@@ -28,7 +28,20 @@ if(TARGET dpref_cli AND TARGET dpref::mpi)
              COMMAND ${PROJECT_SOURCE_DIR}/tests/cli/mpi_identical.sh $<TARGET_FILE:dpref_cli> "2 3" --
                      ev run --params ${PROJECT_SOURCE_DIR}/examples/ev.json --precision mp50
                      --mode per_user --users 2100 --optimum=false --iterations 3)
-    # DIST.DDA: nodes split over the ranks, messages of the active nodes all-gathered per round
+    # without the optimum each rank draws only its owned columns' specs (a slice): grouped
+    # multiplicities of the slice, and Algorithm 1 from the projected-zero start, whose initial
+    # load is summed in column order along the ranks
+    add_test(NAME DIST_EV_identical_grouped_slices
+             COMMAND ${PROJECT_SOURCE_DIR}/tests/cli/mpi_identical.sh $<TARGET_FILE:dpref_cli> "2 3" --
+                     ev run --params ${PROJECT_SOURCE_DIR}/examples/ev.json --mode grouped
+                     --users 7000 --groups 3000 --optimum=false --iterations 8)
+    add_test(NAME DIST_EV_identical_projected_zero
+             COMMAND ${PROJECT_SOURCE_DIR}/tests/cli/mpi_identical.sh $<TARGET_FILE:dpref_cli> "2 3" --
+                     ev run --params ${PROJECT_SOURCE_DIR}/examples/ev.json --mode per_user
+                     --users 4000 --optimum=false --iterations 8 --algorithm projected_gradient
+                     --start projected_zero --step 0.5)
+    # DIST.DDA: nodes split over the ranks; u_j point to point along the crossing edges of W^(t),
+    # ζ_j and the node states gathered to rank 0
     add_test(NAME DIST_DDA_identical
              COMMAND ${PROJECT_SOURCE_DIR}/tests/cli/mpi_identical.sh $<TARGET_FILE:dpref_cli> "1 2 3" --
                      dda run --params ${PROJECT_SOURCE_DIR}/examples/dda.json)
@@ -38,6 +51,7 @@ if(TARGET dpref_cli AND TARGET dpref::mpi)
                      --iterations 60 --optimum=false)
     set_tests_properties(DIST_AUDIT_identical DIST_AUDIT_identical_violation_counts DIST_ABORT_audit
                          DIST_EV_identical DIST_EV_identical_blocks DIST_EV_identical_mp50
+                         DIST_EV_identical_grouped_slices DIST_EV_identical_projected_zero
                          DIST_DDA_identical DIST_DDA_identical_mp50
                          PROPERTIES LABELS mpi TIMEOUT 120 ENVIRONMENT "${DPREF_MPI_ENV}")
     set_tests_properties(DIST_ABORT_audit PROPERTIES
@@ -45,5 +59,9 @@ if(TARGET dpref_cli AND TARGET dpref::mpi)
   endif()
 endif()
 dpref_add_test(distributed_test LABELS unit SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/unit/distributed_test.cpp)
-# DIST.EV, DIST.DDA on a fake multi-rank communicator (threads): no MPI needed
-dpref_add_test(distributed_runs_test LABELS unit SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/unit/distributed_runs_test.cpp)
+# DIST.EV, DIST.DDA on a fake multi-rank communicator (threads): no MPI needed. The fake ranks
+# are threads sharing slots, mailboxes and a barrier, so the fast cases (< 1 s in Release) also
+# run under ThreadSanitizer (label threads); the long DDA and mp50 cases only here.
+dpref_add_test(distributed_runs_test LABELS unit
+               TSAN_FILTER "DIST_COMM.*:DIST_EV.ThreadsInsideRanksKeepTheBits:DIST_EV.SlicesHoldOnlyTheirColumnsAndGiveTheSerialBits:DIST_EV.MakeProblemDrawsOnlyTheOwnedSpecs:DIST_EV.SliceMisuseIsRefused:DIST_DDA.SmallRunOnRanks"
+               SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/unit/distributed_runs_test.cpp)

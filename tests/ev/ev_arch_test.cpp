@@ -382,9 +382,10 @@ TEST(EV_PROBLEM_SPEC, BuildsTheProblemAndRefusesBadDescriptions) {
               x.groups = 200000;
             }),
             "ev::problem_spec.groups must be <= users (n = 100000), got 200000");
-  EXPECT_NE(msg([](S& x) { x.users = 2000000; })
-                .find("ev::problem_spec.users must be <= 1290555 "
-                      "(memory bound: 512 MiB per T × N matrix"),
+  // 2^32 bytes / (T = 52 slots · 8 bytes) = 10324440.6 columns
+  EXPECT_NE(msg([](S& x) { x.users = 20000000; })
+                .find("ev::problem_spec.users must be <= 10324440 "
+                      "(memory bound: 4 GiB per T × N matrix"),
             std::string::npos);
   EXPECT_EQ(msg([](S& x) { x.base_load = ""; }),
             "ev::problem_spec.base_load must be a file name (1 to 4096 characters) or "

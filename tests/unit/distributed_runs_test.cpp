@@ -6,15 +6,20 @@
 #include <gtest/gtest.h>
 
 #include <barrier>
+#include <condition_variable>
 #include <cstdint>
+#include <deque>
 #include <functional>
 #include <limits>
+#include <map>
+#include <mutex>
 #include <stdexcept>
 #include <string>
 #include <thread>
 #include <vector>
 
 #include "dpref/dda/run.hpp"
+#include "dpref/ev/json.hpp"
 #include "dpref/ev/run.hpp"
 #include "dpref/parallel/communicator.hpp"
 #include "dpref/parallel/exact_transfer.hpp"
@@ -22,7 +27,8 @@
 namespace dpref {
 namespace {
 
-/// Shared state of P fake ranks (threads): one slot per rank, a barrier around every exchange.
+/// Shared state of P fake ranks (threads): one slot per rank, a barrier around every
+/// collective, and FIFO mailboxes (from, to) for the point-to-point exchange.
 struct hub {
   explicit hub(int n)
       : ranks(n),
@@ -33,6 +39,9 @@ struct hub {
   std::barrier<> sync;
   std::vector<std::vector<double>> slots;
   std::vector<std::vector<std::uint64_t>> counts;
+  std::mutex mail_mutex;
+  std::condition_variable mail_cv;
+  std::map<std::pair<int, int>, std::deque<std::vector<double>>> mail;
 };
 
 /// parallel::communicator over a hub: the collectives of mpi_communicator with shared memory.
@@ -56,6 +65,28 @@ class thread_communicator final : public parallel::communicator {
     std::vector<double> out;
     for (const auto& s : h_.slots) out.insert(out.end(), s.begin(), s.end());
     h_.sync.arrive_and_wait();
+    return out;
+  }
+  [[nodiscard]] std::vector<double> gather(std::span<const double> local, int root) const override {
+    std::vector<double> all = allgather(local);
+    if (rank_ != root) all.clear();
+    return all;
+  }
+  [[nodiscard]] std::vector<std::vector<double>> exchange(
+      std::span<const parallel::message> sends, std::span<const int> from) const override {
+    {
+      const std::lock_guard lock(h_.mail_mutex);
+      for (const auto& m : sends) h_.mail[{rank_, m.peer}].push_back(m.data);
+    }
+    h_.mail_cv.notify_all();
+    std::vector<std::vector<double>> out;
+    std::unique_lock lock(h_.mail_mutex);
+    for (const int q : from) {
+      auto& box = h_.mail[{q, rank_}];
+      h_.mail_cv.wait(lock, [&] { return !box.empty(); });
+      out.push_back(std::move(box.front()));
+      box.pop_front();
+    }
     return out;
   }
   void broadcast(std::span<double> data, int root) const override {
@@ -126,6 +157,21 @@ TEST(DIST_COMM, ExactTransferRoundTripsWideScalars) {
   EXPECT_THROW(parallel::pack(mp50("1e400"), buf), std::range_error);
 }
 
+TEST(DIST_COMM, SerialGatherAndExchangeDeliverToItself) {
+  const parallel::communicator& c = parallel::serial();
+  const std::vector<double> local = {1.5, -2.0};
+  EXPECT_EQ(c.gather(local, 0), local);
+  const parallel::message m[] = {{0, {3.0}}, {0, {4.0, 5.0}}};
+  const int from[] = {0, 0};
+  const auto got = c.exchange(m, from);  // delivered in the order sent
+  ASSERT_EQ(got.size(), 2U);
+  EXPECT_EQ(got[0], std::vector<double>{3.0});
+  EXPECT_EQ(got[1], (std::vector<double>{4.0, 5.0}));
+  const parallel::message other[] = {{1, {3.0}}};
+  EXPECT_THROW((void)c.exchange(other, {}), std::invalid_argument);  // no rank 1
+  EXPECT_THROW((void)c.exchange({}, from), std::logic_error);        // nothing was sent
+}
+
 /// ev on 5 blocks of 1024 users (+ a partial one): T = 6, n = 5000.
 template <class Real>
 ev::problem<Real> ev_problem(Eigen::Index n) {
@@ -153,12 +199,35 @@ ev::params<Real> ev_params(ev::algorithm_kind a, long long k) {
   return p;
 }
 
+/// Global column range [first, end) of rank q of P over N columns, derived here from the rule of
+/// spec/distributed.md DIST.EV (rank q owns the 1024-column blocks ⌊Bq/P⌋ .. ⌊B(q+1)/P⌋ − 1,
+/// B = ⌈N/1024⌉), not from the library.
+std::pair<Eigen::Index, Eigen::Index> expected_columns(Eigen::Index n, int ranks, int q) {
+  const Eigen::Index blocks = (n + 1023) / 1024;
+  const auto at = [&](Eigen::Index b) { return std::min<Eigen::Index>(n, 1024 * b); };
+  return {at(blocks * q / ranks), at(blocks * (q + 1) / ranks)};
+}
+
+/// `b` (rank q of P) against the serial `a`: every member bit for bit; rank 0 holds all N
+/// schedule columns, a rank q > 0 only its owned columns.
 template <class Real>
-void expect_ev_identical(const ev::result<Real>& a, const ev::result<Real>& b) {
+void expect_ev_identical(const ev::result<Real>& a, const ev::result<Real>& b, int ranks = 1,
+                         int q = 0) {
   EXPECT_TRUE(same_bits(a.released, b.released));
   EXPECT_TRUE(same_bits(a.gradients, b.gradients));
-  EXPECT_TRUE(same_bits(a.final_schedules, b.final_schedules));
-  EXPECT_TRUE(same_bits(a.averaged_schedules, b.averaged_schedules));
+  if (q == 0) {
+    EXPECT_EQ(b.schedules_first_column, 0);
+    EXPECT_TRUE(same_bits(a.final_schedules, b.final_schedules));
+    EXPECT_TRUE(same_bits(a.averaged_schedules, b.averaged_schedules));
+  } else {
+    const auto [c0, c1] = expected_columns(a.final_schedules.cols(), ranks, q);
+    EXPECT_EQ(b.schedules_first_column, c0);
+    EXPECT_EQ(b.final_schedules.cols(), c1 - c0);  // only its slice
+    const matrix<Real> fa = a.final_schedules.middleCols(c0, c1 - c0);
+    const matrix<Real> ha = a.averaged_schedules.middleCols(c0, c1 - c0);
+    EXPECT_TRUE(same_bits(fa, b.final_schedules));
+    EXPECT_TRUE(same_bits(ha, b.averaged_schedules));
+  }
   EXPECT_TRUE(same_bits(a.final_load, b.final_load));
   EXPECT_TRUE(same_bits(a.averaged_load, b.averaged_load));
   EXPECT_EQ(a.averaged_objective, b.averaged_objective);
@@ -179,7 +248,7 @@ TEST(DIST_EV, RanksGiveTheSerialBitsForEveryAlgorithm) {
       SCOPED_TRACE("ranks " + std::to_string(ranks));
       const auto runs = on_ranks<ev::result<double>>(
           ranks, [&](const parallel::communicator& c) { return ev::run(prob, p, stream, {}, c); });
-      for (const auto& r : runs) expect_ev_identical(serial, r);
+      for (int q = 0; q < ranks; ++q) expect_ev_identical(serial, runs[q], ranks, q);
     }
   }
 }
@@ -192,7 +261,7 @@ TEST(DIST_EV, ThreadsInsideRanksKeepTheBits) {
   p.threads = 2;
   const auto runs = on_ranks<ev::result<double>>(
       2, [&](const parallel::communicator& c) { return ev::run(prob, p, stream, {}, c); });
-  for (const auto& r : runs) expect_ev_identical(serial, r);
+  for (int q = 0; q < 2; ++q) expect_ev_identical(serial, runs[q], 2, q);
 }
 
 TEST(DIST_EV, Mp50RanksGiveTheSerialBits) {
@@ -202,7 +271,118 @@ TEST(DIST_EV, Mp50RanksGiveTheSerialBits) {
   const ev::result<mp50> serial = ev::run(prob, p, stream);
   const auto runs = on_ranks<ev::result<mp50>>(
       3, [&](const parallel::communicator& c) { return ev::run(prob, p, stream, {}, c); });
-  for (const auto& r : runs) expect_ev_identical(serial, r);
+  for (int q = 0; q < 3; ++q) expect_ev_identical(serial, runs[q], 3, q);
+}
+
+/// The slice of ev_problem(n) that rank q of `c` holds: its owned columns' specs only, each
+/// drawn from its own substream (as make_problem(spec, comm) does).
+template <class Real>
+ev::problem<Real> ev_slice(Eigen::Index n, const parallel::communicator& c) {
+  const auto [c0, c1] = expected_columns(n, c.size(), c.rank());
+  ev::spec_distribution<Real> dist;
+  dist.energy_min = 2;
+  dist.energy_max = 5;
+  auto specs = ev::draw_specs_range<Real>(11, 6, c0, c1 - c0, dist);
+  vector<Real> d(6);
+  for (Eigen::Index i = 0; i < 6; ++i) d[i] = Real(1) + Real(i % 3) / 2;
+  return ev::problem<Real>(d, Real(n), specs, Real(1), ev::column_slice{c0, n});
+}
+
+TEST(DIST_EV, SlicesHoldOnlyTheirColumnsAndGiveTheSerialBits) {
+  const auto prob = ev_problem<double>(5000);
+  const philox_stream stream(20261121, 1);
+  for (const auto a : {ev::algorithm_kind::private_projected_gradient,
+                       ev::algorithm_kind::projected_gradient, ev::algorithm_kind::projected_sgd}) {
+    auto p = ev_params<double>(a, 5);
+    // Algorithm 1: the projected-zero start makes the initial load depend on every column (summed
+    // in column order along the ranks)
+    if (a == ev::algorithm_kind::projected_gradient) p.start = ev::start_kind::projected_zero;
+    const ev::result<double> serial = ev::run(prob, p, stream);
+    for (int ranks : {2, 3, 7}) {
+      SCOPED_TRACE("ranks " + std::to_string(ranks));
+      std::vector<Eigen::Index> held(static_cast<std::size_t>(ranks));
+      const auto runs = on_ranks<ev::result<double>>(ranks, [&](const parallel::communicator& c) {
+        const auto slice = ev_slice<double>(5000, c);
+        held[static_cast<std::size_t>(c.rank())] = slice.specs().max_rate.cols();
+        return ev::run(slice, p, stream, {}, c);
+      });
+      for (int q = 0; q < ranks; ++q) {
+        const auto [c0, c1] = expected_columns(5000, ranks, q);
+        EXPECT_EQ(held[static_cast<std::size_t>(q)], c1 - c0);  // specs of its users only
+        expect_ev_identical(serial, runs[static_cast<std::size_t>(q)], ranks, q);
+      }
+    }
+  }
+  // P = 3: rank 1 owns blocks 1, 2 (columns 1024..3071), rank 2 blocks 3, 4 (3072..4999)
+  EXPECT_EQ(expected_columns(5000, 3, 1), std::make_pair(Eigen::Index(1024), Eigen::Index(3072)));
+  EXPECT_EQ(ev::owned_columns(5000, 3, 2).begin, 3072);
+  EXPECT_EQ(ev::owned_columns(5000, 3, 2).end, 5000);
+}
+
+TEST(DIST_EV, Mp50SlicesGiveTheSerialBits) {
+  const auto prob = ev_problem<mp50>(2100);  // 3 blocks
+  const philox_stream stream(20261121, 1);
+  const auto p = ev_params<mp50>(ev::algorithm_kind::projected_sgd, 3);
+  const ev::result<mp50> serial = ev::run(prob, p, stream);
+  const auto runs = on_ranks<ev::result<mp50>>(3, [&](const parallel::communicator& c) {
+    return ev::run(ev_slice<mp50>(2100, c), p, stream, {}, c);
+  });
+  for (int q = 0; q < 3; ++q) expect_ev_identical(serial, runs[static_cast<std::size_t>(q)], 3, q);
+}
+
+TEST(DIST_EV, MakeProblemDrawsOnlyTheOwnedSpecs) {
+  ev::problem_spec<double> spec;
+  spec.users = 2500;
+  for (const auto mode : {ev::spec_mode::per_user, ev::spec_mode::grouped}) {
+    spec.mode = mode;
+    spec.groups = 2100;  // grouped: 2100 columns, the first 400 of multiplicity 2
+    const auto whole = ev::make_problem(spec);
+    const Eigen::Index n = whole.groups();
+    const auto slices = on_ranks<std::vector<double>>(2, [&](const parallel::communicator& c) {
+      const auto s = ev::make_problem(spec, c);
+      const auto [c0, c1] = expected_columns(n, 2, c.rank());
+      std::vector<double> bad;  // differences against the whole problem's columns
+      if (s.first_column() != c0 || s.groups() != c1 - c0 || s.total_columns() != n)
+        bad.push_back(-1);
+      for (Eigen::Index l = 0; l < s.groups() && bad.empty(); ++l)
+        if (s.specs().max_rate.col(l) != whole.specs().max_rate.col(c0 + l) ||
+            s.specs().energy[l] != whole.specs().energy[c0 + l] ||
+            s.multiplicity(l) != whole.multiplicity(c0 + l))
+          bad.push_back(static_cast<double>(l));
+      return bad;
+    });
+    EXPECT_TRUE(slices[0].empty());
+    EXPECT_TRUE(slices[1].empty());
+  }
+  EXPECT_EQ(ev::group_size(2500, 2100, 399), 2);
+  EXPECT_EQ(ev::group_size(2500, 2100, 400), 1);
+}
+
+TEST(DIST_EV, SliceMisuseIsRefused) {
+  const auto p = ev_params<double>(ev::algorithm_kind::projected_gradient, 2);
+  auto with_optimum = p;
+  with_optimum.optimum = true;
+  const philox_stream stream(1, 1);
+  const auto errors = on_ranks<std::vector<std::string>>(2, [&](const parallel::communicator& c) {
+    std::vector<std::string> out;
+    const auto slice = ev_slice<double>(3000, c);
+    try {
+      (void)ev::run(slice, with_optimum, stream, {}, c);  // the optimum needs the whole problem
+    } catch (const std::invalid_argument& e) {
+      out.emplace_back(e.what());
+    }
+    try {  // a slice is not a serial problem
+      (void)ev::run(slice, p, stream);
+    } catch (const std::logic_error& e) {
+      out.emplace_back(e.what());
+    }
+    return out;
+  });
+  for (const auto& e : errors) {
+    ASSERT_EQ(e.size(), 2U);
+    EXPECT_NE(e[0].find("needs the whole problem"), std::string::npos);
+    EXPECT_NE(e[1].find("not this rank's slice"), std::string::npos);
+  }
 }
 
 dda::network dda_net(int n, dda::activation_mode m) {
@@ -214,8 +394,25 @@ dda::network dda_net(int n, dda::activation_mode m) {
   return net;
 }
 
+/// `b` (rank q of P) against the serial `a`: rank 0 every member bit for bit; a rank q > 0 only
+/// its own nodes [⌊nq/P⌋, ⌊n(q+1)/P⌋) (derived here from DIST.DDA's rule).
 template <class Real>
-void expect_dda_identical(const dda::result<Real>& a, const dda::result<Real>& b) {
+void expect_dda_identical(const dda::result<Real>& a, const dda::result<Real>& b, int ranks = 1,
+                          int q = 0) {
+  if (q > 0) {
+    const auto n = static_cast<int>(a.x_tilde.cols());
+    const int i0 = n * q / ranks, i1 = n * (q + 1) / ranks;
+    EXPECT_EQ(b.first_node, i0);
+    const matrix<Real> xa = a.x_tilde.middleCols(i0, i1 - i0), za = a.z.middleCols(i0, i1 - i0);
+    EXPECT_TRUE(same_bits(xa, b.x_tilde));
+    EXPECT_TRUE(same_bits(za, b.z));
+    EXPECT_EQ(std::vector<long long>(a.active_rounds.begin() + i0, a.active_rounds.begin() + i1),
+              b.active_rounds);
+    EXPECT_EQ(b.x_bar.size(), 0);  // rank 0's result only
+    EXPECT_TRUE(b.trace.empty());
+    return;
+  }
+  EXPECT_EQ(b.first_node, 0);
   EXPECT_TRUE(same_bits(a.x_tilde, b.x_tilde));
   EXPECT_TRUE(same_bits(a.x_bar, b.x_bar));
   EXPECT_TRUE(same_bits(a.y_tilde, b.y_tilde));
@@ -249,9 +446,30 @@ TEST(DIST_DDA, RanksGiveTheSerialBits) {
       const auto runs = on_ranks<dda::result<double>>(ranks, [&](const parallel::communicator& c) {
         return dda::run(prob, net, p, stream, c);
       });
-      for (const auto& r : runs) expect_dda_identical(serial, r);
+      for (int q = 0; q < ranks; ++q)
+        expect_dda_identical(serial, runs[static_cast<std::size_t>(q)], ranks, q);
     }
   }
+}
+
+/// A short run (edge activation, 30 rounds, P = 3, conventional rounds): the fast DDA case of
+/// the ThreadSanitizer phase (point-to-point messages and gathers between the fake ranks).
+TEST(DIST_DDA, SmallRunOnRanks) {
+  auto data = dda::synthetic_data(60, 3, 5);
+  const dda::problem<double> prob(data.X, data.y, 6, problems::regularizer<double>::l2(1e-3));
+  dda::params<double> p;
+  p.iterations = 30;
+  p.epsilon = 0.8;
+  p.delta = 1e-5;
+  p.gamma = 1;
+  p.trace_every = 10;
+  p.calibration = dda::calibration_kind::none;  // no σ search: the case stays short under TSan
+  const philox_stream stream(3, 1);
+  const dda::network net = dda_net(6, dda::activation_mode::edges);
+  const dda::result<double> serial = dda::run(prob, net, p, stream);
+  const auto runs = on_ranks<dda::result<double>>(
+      3, [&](const parallel::communicator& c) { return dda::run(prob, net, p, stream, c); });
+  for (int q = 0; q < 3; ++q) expect_dda_identical(serial, runs[static_cast<std::size_t>(q)], 3, q);
 }
 
 }  // namespace

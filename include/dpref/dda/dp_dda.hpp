@@ -8,10 +8,13 @@
 //
 // Distributed (spec/distributed.md DIST.DDA): with a communicator of P ranks, node i belongs to
 // rank block_range(n, P, ·) ∋ i; every rank draws the same W^(t) (substream 0), computes steps
-// 5–10 for its own active nodes only (their substreams), and the messages u_j and ζ_j of every
-// active node are all-gathered exactly each round (the first version: 2·|N^(t)|·d values per
-// round to every rank); the node states are all-gathered at snapshots and at the end. Every
-// floating-point operation is the serial one, in the serial order: bit-identical for any P.
+// 5–10 for its own active nodes only (their substreams). Each round the message u_j travels
+// point to point along the edges of W^(t) that cross ranks (owner(j) → owner(i) once per
+// (j, owner(i)) with w_ij ≠ 0), and ζ_j of every active node is gathered to rank 0, which alone
+// forms z̄, y of (8); the node states are gathered to rank 0 at snapshots and at the end. Every
+// floating-point operation is the serial one, in the serial order: rank 0's result is
+// bit-identical to the serial run for any P; a rank r > 0 returns its own nodes only
+// (result::first_node, x_tilde / z / active_rounds of its nodes; x_bar, y_tilde, trace empty).
 //
 // Cost per iteration: O(|N^(t)|·(record nnz + d) + Σ_{i∈N^(t)} deg_i·d + d); the weighted sums
 // x̃_i are accumulated lazily (x_i is constant while i is inactive), A_t differences are exact
@@ -122,6 +125,9 @@ struct result : run_report<Real> {
   Real iota = Real(1);
   Real sigma = Real(0);     ///< σ of the noise ν ~ N(0, σ²I)
   std::string calibration;  ///< which calibration produced σ ("none": non-private)
+  /// Node of column 0 of x_tilde and z: 0 except on ranks > 0 of a distributed run, which hold
+  /// only their own nodes (DIST.DDA; rank 0 holds the whole result).
+  int first_node = 0;
 };
 
 namespace detail {
@@ -192,28 +198,87 @@ result<Real> run_engine(const problem<Real, Features>& prob, const algorithm_par
   res.iota = iota;
   res.iterations = T;
   const Real nn = Real(n);
-  // DIST.DDA: the nodes of each rank, and the exact all-gathers of the distributed run
-  const int ranks = comm.size();
+  // DIST.DDA: the nodes of each rank; exact point-to-point messages and gathers to rank 0
+  const int ranks = comm.size(), me = comm.rank();
+  const bool root = comm.is_root();
   const auto owner_range = [&](int rk) { return parallel::block_range(n, ranks, rk); };
-  const parallel::range own = owner_range(comm.rank());
+  const parallel::range own = owner_range(me);
   const auto owned_by = [](const parallel::range& rg, int j) {
     return j >= rg.begin && j < rg.end;
   };
+  std::vector<int> owner(ranks > 1 ? static_cast<std::size_t>(n) : 0);
+  for (int rk = 0; rk < ranks && ranks > 1; ++rk) {
+    const parallel::range rg = owner_range(rk);
+    for (auto i = static_cast<int>(rg.begin); i < rg.end; ++i)
+      owner[static_cast<std::size_t>(i)] = rk;
+  }
   std::vector<std::size_t> mine;  // indices k of this rank's nodes in the round's active list
-  // z, x, xsum, last and active_count of every node from its rank (snapshots and the end)
+  std::vector<std::vector<int>> send_to(static_cast<std::size_t>(ranks)),
+      recv_from(static_cast<std::size_t>(ranks));
+  // u_j of W^(t)'s crossing edges: owner(j) sends u_j once to each other rank owning an active
+  // i with w_ij != 0 (both sides list the nodes in increasing order from the same W^(t))
+  const auto exchange_messages = [&](const ::dpref::network::gossip_round<Real>& r) {
+    for (auto& v : send_to) v.clear();
+    for (auto& v : recv_from) v.clear();
+    for (std::size_t k = 0; k < r.active.size(); ++k) {
+      const int qi = owner[static_cast<std::size_t>(r.active[k])];
+      for (std::size_t e = r.row_start[k]; e < r.row_start[k + 1]; ++e) {
+        const int j = r.cols[e], qj = owner[static_cast<std::size_t>(j)];
+        if (qi == qj) continue;
+        if (qj == me) send_to[static_cast<std::size_t>(qi)].push_back(j);
+        if (qi == me) recv_from[static_cast<std::size_t>(qj)].push_back(j);
+      }
+    }
+    std::vector<parallel::message> sends;
+    std::vector<int> sources;
+    for (int rk = 0; rk < ranks; ++rk) {
+      auto& out = send_to[static_cast<std::size_t>(rk)];
+      auto& in = recv_from[static_cast<std::size_t>(rk)];
+      std::sort(out.begin(), out.end());
+      out.erase(std::unique(out.begin(), out.end()), out.end());
+      std::sort(in.begin(), in.end());
+      in.erase(std::unique(in.begin(), in.end()), in.end());
+      if (!out.empty()) {
+        sends.push_back({rk, {}});
+        for (const int j : out) parallel::pack_all(u.col(j), sends.back().data);
+      }
+      if (!in.empty()) sources.push_back(rk);
+    }
+    const std::vector<std::vector<double>> got = comm.exchange(sends, sources);
+    for (std::size_t s = 0; s < sources.size(); ++s) {
+      std::size_t pos = 0;
+      for (const int j : recv_from[static_cast<std::size_t>(sources[s])])
+        parallel::unpack_all(u.col(j), got[s], pos);
+    }
+  };
+  // ζ_j of every active node to rank 0, in the active order (z̄ of (8) is formed there)
+  const auto gather_zeta = [&](const ::dpref::network::gossip_round<Real>& r) {
+    std::vector<double> buf;
+    for (const std::size_t k : mine) parallel::pack_all(zeta.col(r.active[k]), buf);
+    const std::vector<double> all = comm.gather(buf, 0);
+    if (!root) return;
+    std::size_t pos = 0;
+    for (int rk = 0; rk < ranks; ++rk) {
+      const parallel::range rg = owner_range(rk);
+      for (std::size_t k = 0; k < r.active.size(); ++k)
+        if (owned_by(rg, r.active[k])) parallel::unpack_all(zeta.col(r.active[k]), all, pos);
+    }
+  };
+  // z, x, xsum, last and active_count of every node from its rank, to rank 0 (snapshots, end)
   const auto sync_nodes = [&] {
     if (ranks == 1) return;
-    std::vector<double> buf;
-    for (auto i = static_cast<int>(own.begin); i < own.end; ++i) {
+    std::vector<double> buf;  // rank 0's own nodes are already in place
+    for (auto i = static_cast<int>(own.begin); i < own.end && !root; ++i) {
       parallel::pack_all(z.col(i), buf);
       parallel::pack_all(x.col(i), buf);
       parallel::pack_all(xsum.col(i), buf);
       buf.push_back(static_cast<double>(last[static_cast<std::size_t>(i)]));
       buf.push_back(static_cast<double>(active_count[static_cast<std::size_t>(i)]));
     }
-    const std::vector<double> all = comm.allgather(buf);
+    const std::vector<double> all = comm.gather(buf, 0);
+    if (!root) return;
     std::size_t pos = 0;
-    for (int rk = 0; rk < ranks; ++rk) {
+    for (int rk = 1; rk < ranks; ++rk) {
       const parallel::range rg = owner_range(rk);
       for (auto i = static_cast<int>(rg.begin); i < rg.end; ++i) {
         parallel::unpack_all(z.col(i), all, pos);
@@ -274,22 +339,9 @@ result<Real> run_engine(const problem<Real, Features>& prob, const algorithm_par
       }
       u.col(j) = z.col(j) + at * zj;
     });
-    if (ranks > 1) {  // DIST.DDA: every active node's u_j and ζ_j on every rank, exactly
-      std::vector<double> buf;
-      for (const std::size_t k : mine) {
-        parallel::pack_all(u.col(r.active[k]), buf);
-        parallel::pack_all(zeta.col(r.active[k]), buf);
-      }
-      const std::vector<double> all = comm.allgather(buf);
-      std::size_t pos = 0;
-      for (int rk = 0; rk < ranks; ++rk) {
-        const parallel::range rg = owner_range(rk);
-        for (std::size_t k = 0; k < na; ++k)
-          if (owned_by(rg, r.active[k])) {
-            parallel::unpack_all(u.col(r.active[k]), all, pos);
-            parallel::unpack_all(zeta.col(r.active[k]), all, pos);
-          }
-      }
+    if (ranks > 1) {  // DIST.DDA: u_j along the crossing edges, ζ_j to rank 0, exactly
+      exchange_messages(r);
+      gather_zeta(r);
     }
     // steps 8–10: z_i^(t+1) = Σ_j w_ij u_j (5), x_i^(t+1) by (6); lazy x̃ accumulation.
     const Real At = cumulative_weight<Real>(p.a, t);
@@ -314,29 +366,40 @@ result<Real> run_engine(const problem<Real, Features>& prob, const algorithm_par
       last[static_cast<std::size_t>(i)] = t + 1;
       h.dual_argmin_into(z.col(i), c_next, g_next, x.col(i));
     });
-    // y^(t+1) of (8) from z̄^(t+1) = z̄^(t) + (a_t/n) Σ_{j active} ζ_j (W doubly stochastic).
-    for (std::size_t k = 0; k < na; ++k) zbar += (at / nn) * zeta.col(r.active[k]);
-    h.dual_argmin_into(zbar, c_next, g_next, y);
-    if (t + 1 <= T) ysum += weight_at<Real>(p.a, t + 1) * y;
+    // y^(t+1) of (8) from z̄^(t+1) = z̄^(t) + (a_t/n) Σ_{j active} ζ_j (W doubly stochastic);
+    // distributed: on rank 0 only
+    if (root) {
+      for (std::size_t k = 0; k < na; ++k) zbar += (at / nn) * zeta.col(r.active[k]);
+      h.dual_argmin_into(zbar, c_next, g_next, y);
+      if (t + 1 <= T) ysum += weight_at<Real>(p.a, t + 1) * y;
+    }
     if (p.trace_every > 0 && (t % p.trace_every == 0 || t == T)) {
       sync_nodes();
-      res.trace.push_back(take_snapshot(t));
+      if (root) res.trace.push_back(take_snapshot(t));
     }
   }
   sync_nodes();
   const Real AT = cumulative_weight<Real>(p.a, T);
-  res.x_tilde.resize(d, n);
-  res.x_bar = vector<Real>::Zero(d);
-  for (int i = 0; i < n; ++i) {
+  // rank 0: every node; a rank r > 0: its own nodes only
+  const int i0 = root ? 0 : static_cast<int>(own.begin), i1 = root ? n : static_cast<int>(own.end);
+  res.first_node = i0;
+  res.x_tilde.resize(d, i1 - i0);
+  for (int i = i0; i < i1; ++i) {
     const long long li = last[static_cast<std::size_t>(i)];
     if (li <= T) xsum.col(i) += (AT - cumulative_weight<Real>(p.a, li - 1)) * x.col(i);
-    res.x_tilde.col(i) = xsum.col(i) / AT;
-    res.x_bar += res.x_tilde.col(i);
+    res.x_tilde.col(i - i0) = xsum.col(i) / AT;
   }
-  res.x_bar /= nn;
-  res.y_tilde = ysum / AT;
-  res.z = std::move(z);
-  res.active_rounds = std::move(active_count);
+  if (root) {
+    res.x_bar = vector<Real>::Zero(d);
+    for (int i = 0; i < n; ++i) res.x_bar += res.x_tilde.col(i);
+    res.x_bar /= nn;
+    res.y_tilde = ysum / AT;
+    res.z = std::move(z);
+    res.active_rounds = std::move(active_count);
+  } else {
+    res.z = z.middleCols(i0, i1 - i0);
+    res.active_rounds.assign(active_count.begin() + i0, active_count.begin() + i1);
+  }
   return res;
 }
 

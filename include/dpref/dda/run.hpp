@@ -146,8 +146,9 @@ void validate_params_against(const problem<Real, Features>& prob, const params<R
 
 /// dda Algorithm 1 with σ calibrated and the ledger planned before the first draw.
 /// Distributed variant (spec/distributed.md DIST.DDA): every rank of `comm` calls it with the
-/// same arguments; the nodes are split over the ranks and every rank returns the same result,
-/// bit-identical to the serial run (the default communicator).
+/// same arguments; the nodes are split over the ranks; rank 0 returns the result, bit-identical
+/// to the serial run (the default communicator), a rank r > 0 its own nodes only
+/// (result::first_node).
 /// @throws invalid_parameter naming the field; accounting::budget_exceeded (nothing released)
 /// @spec DDA.RUN ARCH.RUN ARCH.BUDGET ARCH.PUBLIC DIST.DDA
 template <real_scalar Real, class Features>

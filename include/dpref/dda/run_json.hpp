@@ -45,6 +45,7 @@ io::json run_on(const io::document& doc, const config<Real>& cfg, const labelled
   });
   const philox_stream stream(cfg.seed, cfg.stream);
   const result<Real> res = run(prob, cfg.network, cfg.params, stream, comm);  // DIST.DDA
+  if (!comm.is_root()) return io::json(nullptr);  // the document is rank 0's (DIST.DDA)
   const FR Xtest = data.Xtest.template cast<Real>();
   const vector<Real> ytest = data.ytest.template cast<Real>();
 

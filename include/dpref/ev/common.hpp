@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <functional>
 #include <optional>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -98,11 +99,14 @@ struct result : run_report<Real> {
   matrix<Real> gradients;  ///< T × K: exact p^(k) = ∇U(Σ r^(k)) — NOT private
   matrix<Real> final_schedules;     ///< r_j^(K+1), T × N (optimum: the solver's schedules)
   matrix<Real> averaged_schedules;  ///< r̂_j^(K+1) (Algorithm 1 and optimum: = final)
-  vector<Real> final_load;          ///< Σ_i r_i^(K+1) (multiplicity-weighted)
-  vector<Real> averaged_load;       ///< Σ_i r̂_i^(K+1)
-  Real final_objective{};           ///< U(Σ_i r_i^(K+1))
-  Real averaged_objective{};        ///< U(Σ_i r̂_i^(K+1)), the utility of Algorithm 2's output
-  Real noise_scale{};               ///< s of Algorithm 2, σ of Algorithm 3, else 0
+  /// Global index of column 0 of the schedules: 0 except on ranks > 0 of a distributed run,
+  /// which hold only their owned columns (DIST.EV; rank 0 holds all N).
+  Eigen::Index schedules_first_column = 0;
+  vector<Real> final_load;     ///< Σ_i r_i^(K+1) (multiplicity-weighted)
+  vector<Real> averaged_load;  ///< Σ_i r̂_i^(K+1)
+  Real final_objective{};      ///< U(Σ_i r_i^(K+1))
+  Real averaged_objective{};   ///< U(Σ_i r̂_i^(K+1)), the utility of Algorithm 2's output
+  Real noise_scale{};          ///< s of Algorithm 2, σ of Algorithm 3, else 0
   std::optional<objective_trace<Real>> trace;    ///< if params.trace
   std::optional<optimum_bracket<Real>> optimum;  ///< if params.optimum (or algorithm optimum)
 
@@ -154,48 +158,76 @@ matrix<Real> initial_schedules(const problem<Real>& prob, start_kind start,
 
 }  // namespace detail
 
-/// Users are reduced in fixed blocks of this many columns: Σ_i r_i is the in-order sum of the
-/// per-block sums, each block summed in column order, whatever the number of threads (or, with a
-/// distributed driver, of processes), so a run is bit-identical for any of them (EV.THREADS).
-inline constexpr Eigen::Index reduction_block = 1024;
-
-/// State of the distributed iteration (allocated once per run): the schedules, their per-block
-/// load sums and the loads. One iteration of step 3 is `step_range` on every block (any split
-/// of the blocks into contiguous ranges, on any threads or processes) followed by `reduce`;
-/// `step` does both on `threads` std::jthread workers. The distributed step (spec/distributed.md
-/// DIST.EV) gives each process whole blocks (column ranges split at multiples of
-/// reduction_block), calls step_range on its blocks, gathers the block sums and adds them in
-/// global block order.
-/// @spec EV.THREADS
+/// State of the distributed iteration (allocated once per run): the schedules of the held
+/// columns, the per-block load sums of every block and the loads. One iteration of step 3 is
+/// `step_range` on every block (any split of the blocks into contiguous ranges, on any threads
+/// or processes) followed by `reduce`; `step` does both on `threads` std::jthread workers. The
+/// distributed step (spec/distributed.md DIST.EV) gives each process whole blocks (column ranges
+/// split at multiples of reduction_block, `owned_columns`), calls step_range on its blocks,
+/// gathers the block sums and adds them in global block order. The problem may be the whole
+/// database (every column held) or the rank's slice (only its owned columns held: memory
+/// O(T·N/P) per rank).
+/// @spec EV.THREADS DIST.EV
 template <real_scalar Real>
 class iteration_state {
  public:
-  matrix<Real> r, r_hat;                    ///< T × N
-  vector<Real> nu;                          ///< last multiplier per column (warm start)
-  vector<Real> load, load_hat;              ///< Σ_j mult_j r_j, Σ_j mult_j r̂_j
+  matrix<Real> r, r_hat;                    ///< T × held columns (global column first_ + l)
+  vector<Real> nu;                          ///< last multiplier per held column (warm start)
+  vector<Real> load, load_hat;              ///< Σ_j mult_j r_j, Σ_j mult_j r̂_j (all N columns)
   matrix<Real> block_load, block_load_hat;  ///< T × blocks: per-block partial sums
 
-  iteration_state(const problem<Real>& prob, matrix<Real> start)
+  /// @param comm the ranks of a distributed run; with a slice `prob` (the rank's owned
+  /// columns), the initial load Σ_j mult_j r_j^(1) is summed in column order along the ranks
+  /// (rank q adds its columns to the partial sum of rank q − 1), as problem::load does serially.
+  /// @throws std::logic_error if a slice is not the owned columns of this rank
+  iteration_state(const problem<Real>& prob, matrix<Real> start,
+                  const parallel::communicator& comm = parallel::serial())
       : r(std::move(start)),
         r_hat(r),
         nu(vector<Real>::Zero(prob.groups())),
-        load(prob.load(r)),
-        load_hat(load) {
-    const Eigen::Index blocks = block_count(prob.groups());
+        first_(prob.first_column()),
+        total_(prob.total_columns()) {
+    const Eigen::Index blocks = block_count(total_);
     block_load.resize(prob.horizon(), blocks);
     block_load_hat.resize(prob.horizon(), blocks);
+    if (prob.is_slice()) {
+      const parallel::range own = owned_columns(total_, comm.size(), comm.rank());
+      if (own.begin != first_ || own.size() != prob.groups())
+        throw std::logic_error("ev::iteration_state: the problem is not this rank's slice");
+      load = vector<Real>::Zero(prob.horizon());
+      if (comm.rank() > 0) {  // the partial sum of the columns before ours
+        const int prev[] = {comm.rank() - 1};
+        const auto in = comm.exchange({}, prev);
+        std::size_t pos = 0;
+        parallel::unpack_all(load, in.at(0), pos);
+      }
+      for (Eigen::Index j = 0; j < r.cols(); ++j)
+        load += Real(prob.multiplicity(j)) * r.col(j);  // the expression of problem::load
+      if (comm.rank() + 1 < comm.size()) {
+        parallel::message out{comm.rank() + 1, {}};
+        parallel::pack_all(load, out.data);
+        (void)comm.exchange(std::span<const parallel::message>(&out, 1), {});
+      }
+      parallel::share_from(comm, load, comm.size() - 1);
+    } else {
+      load = prob.load(r);
+    }
+    load_hat = load;
     reserve_workers(1, prob.horizon());
   }
 
   /// Number of reduction blocks of N columns.
   [[nodiscard]] static Eigen::Index block_count(Eigen::Index columns) {
-    return (columns + reduction_block - 1) / reduction_block;
+    return reduction_blocks(columns);
   }
   [[nodiscard]] Eigen::Index blocks() const { return block_load.cols(); }
-  /// Columns [first, second) of block b.
+  /// Global columns [first, second) of block b.
   [[nodiscard]] std::pair<Eigen::Index, Eigen::Index> block_columns(Eigen::Index b) const {
-    return {b * reduction_block, std::min<Eigen::Index>(r.cols(), (b + 1) * reduction_block)};
+    return {b * reduction_block, std::min<Eigen::Index>(total_, (b + 1) * reduction_block)};
   }
+  /// Global index of held column 0, and N.
+  [[nodiscard]] Eigen::Index first_column() const { return first_; }
+  [[nodiscard]] Eigen::Index total_columns() const { return total_; }
   /// Scratch buffers for `workers` concurrent step_range callers (call before they start).
   void reserve_workers(std::size_t workers, Eigen::Index horizon) {
     if (x0_.size() < workers) {
@@ -213,11 +245,14 @@ class iteration_state {
 
   /// ev Algorithm 2 step 3 (Algorithm 1 (3) when θ = 1) on the columns of blocks [b0, b1):
   /// r_j ← Π_{C_j}(r_j − α p̂), r̂_j ← (1 − θ) r̂_j + θ r_j, and the block sums of those blocks.
-  /// Concurrent callers must use distinct `worker` slots and disjoint block ranges.
+  /// Concurrent callers must use distinct `worker` slots and disjoint block ranges; the blocks'
+  /// columns must be held.
   void step_range(const problem<Real>& prob, const vector<Real>& p_hat, const Real& alpha,
                   const Real& theta, Eigen::Index b0, Eigen::Index b1, std::size_t worker = 0) {
     if (worker >= x0_.size() || b0 < 0 || b1 > blocks() || b0 > b1)
       throw std::logic_error("ev::iteration_state::step_range: bad worker or block range");
+    if (b0 < b1 && (block_columns(b0).first < first_ || block_end(b1) > first_ + r.cols()))
+      throw std::logic_error("ev::iteration_state::step_range: blocks not held here");
     const Eigen::Index t = prob.horizon();
     const auto& specs = prob.specs();
     const Real keep = Real(1) - theta;
@@ -229,7 +264,7 @@ class iteration_state {
       Real* bh = block_load_hat.col(b).data();
       for (Eigen::Index i = 0; i < t; ++i) bl[i] = bh[i] = Real(0);
       const auto [j0, j1] = block_columns(b);
-      for (Eigen::Index j = j0; j < j1; ++j) {
+      for (Eigen::Index j = j0 - first_; j < j1 - first_; ++j) {  // held (local) columns
         Real* rj = r.col(j).data();
         Real* hj = r_hat.col(j).data();
         for (Eigen::Index i = 0; i < t; ++i) x[i] = rj[i] - alpha * p_hat[i];
@@ -245,9 +280,9 @@ class iteration_state {
     }
   }
 
-  /// First column after blocks [.., b1) (b1 = blocks(): N).
+  /// First global column after blocks [.., b1) (b1 = blocks(): N).
   [[nodiscard]] Eigen::Index block_end(Eigen::Index b1) const {
-    return std::min<Eigen::Index>(r.cols(), b1 * reduction_block);
+    return std::min<Eigen::Index>(total_, b1 * reduction_block);
   }
 
   /// step_range on blocks [b0, b1), split into contiguous ranges over `threads` std::jthread
@@ -301,7 +336,7 @@ class iteration_state {
   /// DIST.EV): each rank steps the columns of its blocks (owned_blocks, on `threads` workers),
   /// the per-block sums are all-gathered exactly (rank order = block order) and every rank adds
   /// them in block order (`reduce`), so load and load_hat are bit-identical to `step` for any
-  /// number of ranks. r, r̂ of other ranks' columns are stale until `gather_columns`.
+  /// number of ranks. r, r̂ of other ranks' columns are not updated here (`collect`).
   void step(const problem<Real>& prob, const vector<Real>& p_hat, const Real& alpha,
             const Real& theta, int threads, const parallel::communicator& comm) {
     if (comm.size() == 1) {
@@ -323,30 +358,50 @@ class iteration_state {
     reduce();
   }
 
-  /// Makes r and r̂ complete on every rank after distributed steps: the columns of each rank's
-  /// blocks are all-gathered exactly (T·N values of each; once per run, at the end).
-  void gather_columns(const parallel::communicator& comm) {
-    if (comm.size() == 1) return;
-    const auto [b0, b1] = owned_blocks(comm.size(), comm.rank());
-    std::vector<double> mine;
-    for (Eigen::Index j = block_columns(b0).first; j < block_end(b1); ++j) {
-      parallel::pack_all(r.col(j), mine);
-      parallel::pack_all(r_hat.col(j), mine);
-    }
-    const std::vector<double> all = comm.allgather(mine);
-    std::size_t pos = 0;
-    for (int q = 0; q < comm.size(); ++q) {
-      const auto [c0, c1] = owned_blocks(comm.size(), q);
-      for (Eigen::Index j = block_columns(c0).first; j < block_end(c1); ++j) {
-        parallel::unpack_all(r.col(j), all, pos);
-        parallel::unpack_all(r_hat.col(j), all, pos);
+  /// The held schedules `m` (r or r̂, moved from) after distributed steps (DIST.EV): on rank 0
+  /// all N columns, the other ranks' owned columns gathered exactly to rank 0 only, in rounds of
+  /// at most ~2^24 values received; on the other ranks their owned columns only (global columns
+  /// owned_columns(N, P, rank)). Serially: m itself.
+  [[nodiscard]] matrix<Real> collect(matrix<Real>& m, const parallel::communicator& comm) const {
+    const int ranks = comm.size();
+    if (ranks == 1) return std::move(m);
+    const Eigen::Index t = m.rows();
+    const parallel::range own = owned_columns(total_, ranks, comm.rank());
+    Eigen::Index widest = 0;
+    for (int q = 0; q < ranks; ++q)
+      widest = std::max<Eigen::Index>(widest, owned_columns(total_, ranks, q).size());
+    const Eigen::Index chunk =
+        std::max<Eigen::Index>(1, (Eigen::Index(1) << 24) / (Eigen::Index(ranks) * (t + 1)));
+    const Eigen::Index rounds = (widest + chunk - 1) / chunk;
+    // rank 0 owns columns [0, ..): its held columns stay in place and the matrix grows to N
+    // (a realloc for double: no copy of the held part)
+    if (comm.is_root() && m.cols() != total_) m.conservativeResize(t, total_);
+    for (Eigen::Index k = 0; k < rounds; ++k) {
+      std::vector<double> mine;
+      if (!comm.is_root()) {
+        const Eigen::Index a = own.begin + k * chunk, e = std::min(own.end, a + chunk);
+        for (Eigen::Index j = a; j < e; ++j) parallel::pack_all(m.col(j - first_), mine);
+      }
+      const std::vector<double> all = comm.gather(mine, 0);
+      if (!comm.is_root()) continue;
+      std::size_t pos = 0;
+      for (int q = 1; q < ranks; ++q) {
+        const parallel::range o = owned_columns(total_, ranks, q);
+        const Eigen::Index a = o.begin + k * chunk, e = std::min(o.end, a + chunk);
+        for (Eigen::Index j = a; j < e; ++j) parallel::unpack_all(m.col(j), all, pos);
       }
     }
+    if (comm.is_root()) return std::move(m);
+    if (first_ == own.begin && m.cols() == own.size()) return std::move(m);  // a slice
+    matrix<Real> mine = m.middleCols(own.begin - first_, own.size());        // whole problem held
+    m.resize(0, 0);
+    return mine;
   }
 
  private:
   std::vector<vector<Real>> x0_;          // one buffer per worker
   std::vector<projection_workspace> ws_;  // one per worker
+  Eigen::Index first_ = 0, total_ = 0;    // global index of held column 0; N
 };
 
 namespace detail {
@@ -379,13 +434,15 @@ bool step_is_finite(const vector<Real>& p_hat, const Real& alpha) {
 template <real_scalar Real>
 void finish(result<Real>& res, iteration_state<Real>& st, const problem<Real>& prob,
             const parallel::communicator& comm = parallel::serial()) {
-  st.gather_columns(comm);  // DIST.EV: every rank holds the complete schedules
   res.final_load = st.load;
   res.averaged_load = st.load_hat;
   res.final_objective = prob.value(st.load);
   res.averaged_objective = prob.value(st.load_hat);
-  res.final_schedules = std::move(st.r);
-  res.averaged_schedules = std::move(st.r_hat);
+  // DIST.EV: rank 0 receives every column; the other ranks keep their owned columns
+  res.final_schedules = st.collect(st.r, comm);
+  res.averaged_schedules = st.collect(st.r_hat, comm);
+  res.schedules_first_column =
+      comm.is_root() ? 0 : owned_columns(st.total_columns(), comm.size(), comm.rank()).begin;
 }
 
 }  // namespace detail

@@ -86,6 +86,24 @@ void draw_spec(std::uint64_t seed, std::uint64_t index, const spec_distribution<
   fail_domain(fn, "dist", "able to produce feasible specs (1'r̄ >= E)", index);
 }
 
+/// Specs first, …, first + count − 1 of a database (multiplicity 1), spec j from substream j:
+/// a process of a distributed run draws exactly its own users' specs, with the serial bits.
+/// @spec EV.DATA DIST.EV
+template <real_scalar Real>
+charging_specs<Real> draw_specs_range(std::uint64_t seed, Eigen::Index horizon, Eigen::Index first,
+                                      Eigen::Index count,
+                                      const spec_distribution<Real>& dist = {}) {
+  if (horizon < 1) fail_domain("dpref::ev::draw_specs", "horizon", ">= 1", horizon);
+  if (first < 0) fail_domain("dpref::ev::draw_specs", "first", ">= 0", first);
+  if (count < 0) fail_domain("dpref::ev::draw_specs", "count", ">= 0", count);
+  charging_specs<Real> s{matrix<Real>(horizon, count), vector<Real>(count),
+                         std::vector<long long>(static_cast<std::size_t>(count), 1)};
+  for (Eigen::Index l = 0; l < count; ++l)
+    draw_spec(seed, static_cast<std::uint64_t>(first + l), dist, horizon, s.max_rate.col(l).data(),
+              s.energy[l]);
+  return s;
+}
+
 /// n per-user specs (multiplicity 1), spec j from substream j.
 /// @spec EV.DATA
 template <real_scalar Real>
@@ -93,12 +111,13 @@ charging_specs<Real> draw_specs(std::uint64_t seed, Eigen::Index horizon, Eigen:
                                 const spec_distribution<Real>& dist = {}) {
   if (horizon < 1) fail_domain("dpref::ev::draw_specs", "horizon", ">= 1", horizon);
   if (users < 1) fail_domain("dpref::ev::draw_specs", "users", ">= 1", users);
-  charging_specs<Real> s{matrix<Real>(horizon, users), vector<Real>(users),
-                         std::vector<long long>(static_cast<std::size_t>(users), 1)};
-  for (Eigen::Index j = 0; j < users; ++j)
-    draw_spec(seed, static_cast<std::uint64_t>(j), dist, horizon, s.max_rate.col(j).data(),
-              s.energy[j]);
-  return s;
+  return draw_specs_range<Real>(seed, horizon, 0, users, dist);
+}
+
+/// Size of group j when n users are split into N groups: ⌊n/N⌋ or ⌈n/N⌉ (the first n mod N
+/// groups are larger).
+inline long long group_size(long long users, long long groups, long long j) {
+  return users / groups + (j < users % groups ? 1 : 0);
 }
 
 /// The paper's grouped mode (ev §VII): N specs (spec j from substream j, as in draw_specs), the
@@ -111,9 +130,8 @@ charging_specs<Real> draw_grouped_specs(std::uint64_t seed, Eigen::Index horizon
   if (groups < 1) fail_domain("dpref::ev::draw_grouped_specs", "groups", ">= 1", groups);
   if (users < groups) fail_domain("dpref::ev::draw_grouped_specs", "users", ">= groups", users);
   charging_specs<Real> s = draw_specs<Real>(seed, horizon, groups, dist);
-  const long long base = users / groups, extra = users % groups;
   for (Eigen::Index j = 0; j < groups; ++j)
-    s.multiplicity[static_cast<std::size_t>(j)] = base + (j < extra ? 1 : 0);
+    s.multiplicity[static_cast<std::size_t>(j)] = group_size(users, groups, j);
   return s;
 }
 
@@ -276,8 +294,9 @@ inline constexpr std::string_view shipped_base_load = "shipped:ev/base_load_tayl
 /// @spec EV.PROBLEM.SPEC
 template <real_scalar Real>
 struct problem_spec {
-  /// Memory bound: one T × N matrix of Real at most this many bytes (a run holds a few).
-  static constexpr std::size_t max_matrix_bytes = std::size_t(512) << 20;
+  /// Memory bound: one T × N matrix of Real at most this many bytes (a run holds a few; n = 10⁷
+  /// users at T = 52 in double, 3.9 GiB, is the largest point of spec/distributed.md).
+  static constexpr std::size_t max_matrix_bytes = std::size_t(4) << 30;
 
   std::string base_load = std::string(shipped_base_load);
   Real households = Real(500000);
@@ -329,13 +348,14 @@ inline std::string base_load_path(const std::string& name) {
   return name;
 }
 
-/// Builds the problem a spec describes: reads d (strict CSV), checks the memory bound, draws the
-/// specs (spec j from substream j of (data_seed, 0x45560001)), λ from the units.
-/// @throws invalid_parameter for an invalid spec or a size over the memory bound,
-/// std::invalid_argument for an unreadable or malformed base-load file
-/// @spec EV.PROBLEM.SPEC EV.DATA
+namespace detail {
+
+/// Validates `spec`, reads d, checks the memory bound (the whole T × N matrix: rank 0 of a
+/// distributed run gathers all columns) and builds the whole problem (`whole` or P = 1) or this
+/// rank's slice.
 template <real_scalar Real>
-problem<Real> make_problem(const problem_spec<Real>& spec) {
+problem<Real> make_problem_columns(const problem_spec<Real>& spec, bool whole,
+                                   const parallel::communicator& comm) {
   spec.validate();
   const param_checker c("ev::problem_spec");
   const vector<Real> d = read_base_load_csv<Real>(base_load_path(spec.base_load));
@@ -343,9 +363,8 @@ problem<Real> make_problem(const problem_spec<Real>& spec) {
   const std::size_t max_columns = problem_spec<Real>::max_matrix_bytes / (t * sizeof(Real));
   c.require(static_cast<std::size_t>(spec.columns()) <= max_columns,
             spec.mode == spec_mode::per_user ? "users" : "groups",
-            "<= " + std::to_string(max_columns) +
-                " (memory bound: 512 MiB per T × N matrix at T = " + std::to_string(t) + " in " +
-                scalar_name<Real>() + ")",
+            "<= " + std::to_string(max_columns) + " (memory bound: 4 GiB per T × N matrix at T = " +
+                std::to_string(t) + " in " + scalar_name<Real>() + ")",
             spec.columns());
   const auto& dist = spec.distribution;
   c.require(dist.energy_min <= Real(static_cast<double>(t)) * dist.rate &&
@@ -353,13 +372,46 @@ problem<Real> make_problem(const problem_spec<Real>& spec) {
             "distribution.energy_min",
             "<= T × rate with availability > 0 (ev (6): some specs must be feasible)",
             dist.energy_min);
-  charging_specs<Real> specs =
-      spec.mode == spec_mode::per_user
-          ? draw_specs<Real>(spec.data_seed, d.size(), static_cast<Eigen::Index>(spec.users), dist)
-          : draw_grouped_specs<Real>(spec.data_seed, d.size(), spec.users,
-                                     static_cast<Eigen::Index>(spec.groups), dist);
   const Real lambda = spec.units == units::paper ? Real(1) : household_units(spec.households);
-  return problem<Real>(d, spec.households, std::move(specs), lambda);
+  const auto n = static_cast<Eigen::Index>(spec.columns());
+  if (whole || comm.size() == 1) {
+    charging_specs<Real> specs =
+        spec.mode == spec_mode::per_user
+            ? draw_specs<Real>(spec.data_seed, d.size(), n, dist)
+            : draw_grouped_specs<Real>(spec.data_seed, d.size(), spec.users, n, dist);
+    return problem<Real>(d, spec.households, std::move(specs), lambda);
+  }
+  // DIST.EV: this rank's owned columns only, each spec from its own substream (serial bits)
+  const parallel::range own = owned_columns(n, comm.size(), comm.rank());
+  charging_specs<Real> specs =
+      draw_specs_range<Real>(spec.data_seed, d.size(), own.begin, own.size(), dist);
+  if (spec.mode == spec_mode::grouped)
+    for (Eigen::Index l = 0; l < own.size(); ++l)
+      specs.multiplicity[static_cast<std::size_t>(l)] =
+          group_size(spec.users, spec.groups, own.begin + l);
+  return problem<Real>(d, spec.households, std::move(specs), lambda, column_slice{own.begin, n});
+}
+
+}  // namespace detail
+
+/// Builds the problem a spec describes: reads d (strict CSV), checks the memory bound, draws the
+/// specs (spec j from substream j of (data_seed, 0x45560001)), λ from the units.
+/// @throws invalid_parameter for an invalid spec or a size over the memory bound,
+/// std::invalid_argument for an unreadable or malformed base-load file
+/// @spec EV.PROBLEM.SPEC EV.DATA
+template <real_scalar Real>
+problem<Real> make_problem(const problem_spec<Real>& spec) {
+  return detail::make_problem_columns(spec, true, parallel::serial());
+}
+
+/// The slice of the problem held by this rank of `comm` (spec/distributed.md DIST.EV): the same
+/// checks, then only the specs of the rank's owned columns (owned_columns(N, P, rank)) are
+/// drawn, each from its substream, so memory is O(T·N/P) per rank; the whole problem when P = 1.
+/// @throws as make_problem(spec)
+/// @spec EV.PROBLEM.SPEC DIST.EV
+template <real_scalar Real>
+problem<Real> make_problem(const problem_spec<Real>& spec, const parallel::communicator& comm) {
+  return detail::make_problem_columns(spec, false, comm);
 }
 
 }  // namespace dpref::ev

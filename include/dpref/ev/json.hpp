@@ -88,7 +88,12 @@ io::json run_json(const io::document& doc, const progress_fn& progress = {},
   if (progress)
     progress("ev: building the problem (base load, " + std::to_string(cfg.problem.columns()) +
              " specs)");
-  const problem<Real> prob = at_path(doc, "/problem", [&] { return make_problem(cfg.problem); });
+  // DIST.EV: each rank draws only its owned columns' specs, unless the certified optimum (not
+  // distributed) needs the whole problem on every rank
+  const bool whole = cfg.params.optimum || cfg.params.algorithm == algorithm_kind::optimum;
+  const problem<Real> prob = at_path(doc, "/problem", [&] {
+    return whole ? make_problem(cfg.problem) : make_problem(cfg.problem, comm);
+  });
   at_path(doc, "/params", [&] { detail::validate_against(prob, cfg.params); });
   const philox_stream stream(cfg.seed, cfg.stream);
   if (progress) progress("ev: running " + std::string(io::enum_to_string(cfg.params.algorithm)));
@@ -338,7 +343,7 @@ inline io::json study_json(const io::document& doc, const progress_fn& progress 
   const vector<double> d = read_base_load_csv<double>(base_load_path(cfg.base_load));
   const param_checker c("ev::study::config");
   const auto t = static_cast<std::size_t>(d.size());
-  const std::size_t max_columns = problem_spec<double>::max_matrix_bytes / (t * sizeof(double));
+  const std::size_t max_columns = study::config::max_matrix_bytes / (t * sizeof(double));
   for (const spec_mode m : {cfg.mode, cfg.fig1_mode}) {
     const long long cols = m == spec_mode::per_user ? cfg.users : cfg.groups;
     at_path(doc, "", [&] {

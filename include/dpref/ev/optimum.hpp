@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <numeric>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -59,6 +60,8 @@ result<Real> solve_optimum(const problem<Real>& prob, long long max_iterations =
   c.at_least<long long>("optimum_max_iterations", max_iterations, 1);
   c.require(is_finite_value(relative_gap) && relative_gap > Real(0) && relative_gap < Real(1),
             "optimum_relative_gap", "in (0, 1)", relative_gap);
+  if (prob.is_slice())
+    throw std::invalid_argument("ev::solve_optimum: needs the whole problem, not a slice");
   const Eigen::Index t = prob.horizon(), n = prob.groups();
   const Real step = Real(1) / prob.schedule_lipschitz();
   matrix<Real> r = detail::initial_schedules(prob, start_kind::projected_zero, {});

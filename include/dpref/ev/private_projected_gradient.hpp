@@ -68,7 +68,7 @@ result<Real> run_algorithm2(const problem<Real>& prob, const params<Real>& param
                              privacy_budget_request<Real>{params.epsilon, Real(0), false},
                              "ev::run (Algorithm 2)");
   res.noise_scale = s;
-  iteration_state<Real> st(prob, initial_schedules(prob, params.start, params.start_vector));
+  iteration_state<Real> st(prob, initial_schedules(prob, params.start, params.start_vector), comm);
   res.released.resize(t, K);
   res.gradients.resize(t, K);
   vector<Real> p(t), p_hat(t);

@@ -13,15 +13,46 @@
 // updates (same public start, same broadcast gradient), so the column is projected once.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "dpref/error.hpp"
+#include "dpref/parallel/communicator.hpp"
 #include "dpref/scalar.hpp"
 
 namespace dpref::ev {
+
+/// Users are reduced in fixed blocks of this many columns: Σ_i r_i is the in-order sum of the
+/// per-block sums, each block summed in column order, whatever the number of threads (or, with a
+/// distributed driver, of processes), so a run is bit-identical for any of them (EV.THREADS).
+inline constexpr Eigen::Index reduction_block = 1024;
+
+/// Number of reduction blocks of N columns.
+inline Eigen::Index reduction_blocks(Eigen::Index columns) {
+  return (columns + reduction_block - 1) / reduction_block;
+}
+
+/// Columns [begin, end) of the N columns held by `rank` of `ranks` processes in a distributed
+/// run (spec/distributed.md DIST.EV): the columns of the reduction blocks
+/// block_range(blocks, ranks, rank) (contiguous, block-aligned; empty when ranks > blocks).
+inline parallel::range owned_columns(Eigen::Index columns, int ranks, int rank) {
+  const parallel::range b = parallel::block_range(reduction_blocks(columns), ranks, rank);
+  const auto at = [&](std::int64_t blk) {
+    return std::min<std::int64_t>(columns, blk * reduction_block);
+  };
+  return {at(b.begin), at(b.end)};
+}
+
+/// Where the columns of a problem sit in the whole database: a process of a distributed run
+/// holds columns [first, first + groups()) of `total` (DIST.EV); a whole problem is {0, N}.
+struct column_slice {
+  Eigen::Index first = 0;
+  Eigen::Index total = 0;
+};
 
 /// The private database D: charging specifications (r̄_j, E_j) with multiplicities.
 template <real_scalar Real>
@@ -45,10 +76,20 @@ class problem {
   /// @param objective_scale λ > 0: U is replaced by λ·U (spec/ev.md EV.UNITS)
   problem(vector<Real> base_load, Real households, charging_specs<Real> specs,
           Real objective_scale = Real(1))
+      : problem(std::move(base_load), std::move(households), std::move(specs),
+                std::move(objective_scale), column_slice{0, -1}) {}
+
+  /// The columns [slice.first, slice.first + specs.N) of a database of slice.total columns (one
+  /// process's share in a distributed run, DIST.EV; it may hold no column).
+  /// users(), schedule_lipschitz() and multiplicity() refer to the held columns only.
+  /// @throws std::invalid_argument if the slice does not fit, as the whole-problem constructor
+  problem(vector<Real> base_load, Real households, charging_specs<Real> specs, Real objective_scale,
+          column_slice slice)
       : d_(std::move(base_load)),
         m_(std::move(households)),
         specs_(std::move(specs)),
-        scale_(std::move(objective_scale)) {
+        scale_(std::move(objective_scale)),
+        slice_(slice) {
     constexpr const char* fn = "dpref::ev::problem";
     if (d_.size() == 0) fail_argument(fn, "base_load", "non-empty (T >= 1)", d_.size());
     for (Eigen::Index t = 0; t < d_.size(); ++t) require_finite(fn, "base_load[t]", d_[t]);
@@ -58,7 +99,14 @@ class problem {
       fail_argument(fn, "specs.max_rate.rows()", "T = " + std::to_string(d_.size()),
                     specs_.max_rate.rows());
     const Eigen::Index n = specs_.max_rate.cols();
-    if (n == 0) fail_argument(fn, "specs.max_rate.cols()", ">= 1", n);
+    if (slice_.total < 0) {  // a whole problem: at least one column
+      if (n == 0) fail_argument(fn, "specs.max_rate.cols()", ">= 1", n);
+      slice_ = {0, n};
+    }
+    if (slice_.first < 0 || slice_.total < 1 || slice_.first + n > slice_.total)
+      fail_argument(fn, "slice", "within [0, total) with total >= 1",
+                    std::to_string(slice_.first) + " + " + std::to_string(n) + " of " +
+                        std::to_string(slice_.total));
     if (specs_.energy.size() != n)
       fail_argument(fn, "specs.energy.size()", "N = " + std::to_string(n), specs_.energy.size());
     if (specs_.multiplicity.empty()) specs_.multiplicity.assign(static_cast<std::size_t>(n), 1);
@@ -86,9 +134,15 @@ class problem {
   }
 
   [[nodiscard]] Eigen::Index horizon() const { return d_.size(); }
-  /// Number of distinct specifications (columns) N.
+  /// Number of distinct specifications (columns) N held here (of a slice: its columns).
   [[nodiscard]] Eigen::Index groups() const { return specs_.max_rate.cols(); }
-  /// Number of users n = Σ_j multiplicity_j.
+  /// Global index of held column 0 (0 unless a slice).
+  [[nodiscard]] Eigen::Index first_column() const { return slice_.first; }
+  /// Columns N of the whole database (= groups() unless a slice).
+  [[nodiscard]] Eigen::Index total_columns() const { return slice_.total; }
+  /// Whether this problem holds only some of the database's columns.
+  [[nodiscard]] bool is_slice() const { return groups() != slice_.total; }
+  /// Number of users n = Σ_j multiplicity_j (of the held columns).
   [[nodiscard]] long long users() const { return users_; }
   [[nodiscard]] const Real& households() const { return m_; }
   [[nodiscard]] const vector<Real>& base_load() const { return d_; }
@@ -132,6 +186,7 @@ class problem {
   Real m_;
   charging_specs<Real> specs_;
   Real scale_;
+  column_slice slice_;
   long long users_ = 0;
   Real mult_sq_ = Real(0);
 };

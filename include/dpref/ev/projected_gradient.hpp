@@ -20,7 +20,7 @@ result<Real> run_algorithm1(const problem<Real>& prob, const params<Real>& param
                             const parallel::communicator& comm = parallel::serial()) {
   const long long K = params.iterations;
   const Eigen::Index t = prob.horizon();
-  iteration_state<Real> st(prob, initial_schedules(prob, params.start, params.start_vector));
+  iteration_state<Real> st(prob, initial_schedules(prob, params.start, params.start_vector), comm);
   result<Real> res;
   res.algorithm = algorithm_kind::projected_gradient;
   res.privacy = non_private<Real>();

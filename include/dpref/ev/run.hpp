@@ -9,6 +9,7 @@
 #pragma once
 
 #include <cstdint>
+#include <stdexcept>
 #include <string>
 
 #include "dpref/ev/common.hpp"
@@ -35,7 +36,7 @@ template <real_scalar Real>
 void validate_against(const problem<Real>& prob, const params<Real>& p) {
   p.validate();
   const param_checker c("ev::params");
-  const long long t = prob.horizon(), n = prob.groups();
+  const long long t = prob.horizon(), n = prob.total_columns();
   const auto work = [&](long long k) {
     return static_cast<double>(k) * static_cast<double>(n) * static_cast<double>(t);
   };
@@ -67,7 +68,10 @@ void validate_against(const problem<Real>& prob, const params<Real>& p) {
 /// Distributed variant (spec/distributed.md DIST.EV): every rank of `comm` calls it with the
 /// same arguments; the users' blocks are split over the ranks, rank 0 draws the noise, and every
 /// rank returns the same result, bit-identical to the serial run (the default communicator).
-/// The certified optimum (params.optimum, algorithm optimum) is computed on every rank alike.
+/// `prob` is the whole problem on every rank, or each rank's slice (make_problem(spec, comm):
+/// memory O(T·N/P) per rank); rank 0's result holds all N schedule columns, the other ranks'
+/// their owned columns (result::schedules_first_column). The certified optimum (params.optimum,
+/// algorithm optimum) needs the whole problem and is computed on every rank alike.
 /// @throws invalid_parameter naming the parameter; accounting::budget_exceeded if Algorithm 2's
 /// certified guarantee would exceed params.epsilon (never after calibrate_algorithm2)
 /// @spec EV.RUN ARCH.RUN DIST.EV
@@ -76,6 +80,10 @@ result<Real> run(const problem<Real>& prob, const params<Real>& params, const ph
                  const progress_fn& progress,
                  const parallel::communicator& comm = parallel::serial()) {
   detail::validate_against(prob, params);
+  if (prob.is_slice() && (params.optimum || params.algorithm == algorithm_kind::optimum))
+    throw std::invalid_argument(
+        "ev::run: the certified optimum (params.optimum, algorithm optimum) needs the whole "
+        "problem on every rank, not a slice");
   result<Real> res;
   switch (params.algorithm) {
     case algorithm_kind::private_projected_gradient:

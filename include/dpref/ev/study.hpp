@@ -243,6 +243,9 @@ enum class calibration { correct, noise_independent_of_K, noise_independent_of_e
 struct config {
   /// Work bound: Σ over the runs of iterations × columns × T (lifted by force).
   static constexpr double max_work = 1e11;
+  /// Memory bound of the study: one T × N matrix of double at most 512 MiB (the study holds
+  /// several problems and runs at once; `ev run` allows problem_spec::max_matrix_bytes).
+  static constexpr std::size_t max_matrix_bytes = std::size_t(512) << 20;
 
   // the instances (one per units setting; specs from `seed`)
   std::string base_load = std::string(shipped_base_load);

@@ -31,6 +31,12 @@ inline range block_range(std::int64_t total, int ranks, int rank) {
   return {total * r / p, total * (r + 1) / p};
 }
 
+/// A point-to-point message of `exchange`: `data` for (or from) rank `peer`.
+struct message {
+  int peer = 0;
+  std::vector<double> data;
+};
+
 /// The collective operations (every rank must call each one, in the same order).
 /// @spec DIST.COMM
 class communicator {
@@ -42,6 +48,16 @@ class communicator {
   virtual void allreduce_sum(std::span<std::uint64_t> data) const = 0;
   /// Concatenation, in rank order, of every rank's `local` (any lengths), on every rank.
   [[nodiscard]] virtual std::vector<double> allgather(std::span<const double> local) const = 0;
+  /// Concatenation, in rank order, of every rank's `local` (any lengths), on rank `root` only
+  /// (the other ranks get an empty vector): the root-only gather of final results.
+  [[nodiscard]] virtual std::vector<double> gather(std::span<const double> local,
+                                                   int root) const = 0;
+  /// Point-to-point exchange (not collective: only the ranks named take part): sends each
+  /// `sends[i].data` to rank `sends[i].peer`, then receives one message from each rank of
+  /// `from`, in that order, and returns them. Messages between two ranks arrive in the order
+  /// they were sent; every send must be matched by a receive on its destination.
+  [[nodiscard]] virtual std::vector<std::vector<double>> exchange(
+      std::span<const message> sends, std::span<const int> from) const = 0;
   /// `data` of rank `root` copied to every rank (same length everywhere).
   virtual void broadcast(std::span<double> data, int root) const = 0;
   /// Logical OR of `flag` over all ranks (used to stop every rank when one fails cleanly).
@@ -60,6 +76,23 @@ class serial_communicator final : public communicator {
   void allreduce_sum(std::span<std::uint64_t>) const override {}
   [[nodiscard]] std::vector<double> allgather(std::span<const double> local) const override {
     return {local.begin(), local.end()};
+  }
+  [[nodiscard]] std::vector<double> gather(std::span<const double> local, int) const override {
+    return {local.begin(), local.end()};
+  }
+  /// Messages to itself are delivered in the order sent.
+  [[nodiscard]] std::vector<std::vector<double>> exchange(
+      std::span<const message> sends, std::span<const int> from) const override {
+    for (const message& m : sends)
+      if (m.peer != 0) throw std::invalid_argument("serial_communicator::exchange: peer != 0");
+    if (from.size() > sends.size())
+      throw std::logic_error("serial_communicator::exchange: a receive without a send");
+    std::vector<std::vector<double>> out;
+    for (std::size_t i = 0; i < from.size(); ++i) {
+      if (from[i] != 0) throw std::invalid_argument("serial_communicator::exchange: source != 0");
+      out.push_back(sends[i].data);
+    }
+    return out;
   }
   void broadcast(std::span<double>, int) const override {}
   [[nodiscard]] bool any(bool flag) const override { return flag; }
