@@ -23,6 +23,7 @@
 #include "dpref/ev/run.hpp"
 #include "dpref/parallel/communicator.hpp"
 #include "dpref/parallel/exact_transfer.hpp"
+#include "dpref/parallel/worker_scope.hpp"
 
 namespace dpref {
 namespace {
@@ -122,6 +123,7 @@ std::vector<R> on_ranks(int ranks, const std::function<R(const parallel::communi
     std::vector<std::jthread> pool;
     for (int r = 0; r < ranks; ++r)
       pool.emplace_back([&, r] {
+        const parallel::worker_scope scope;  // frees this thread's MPFR caches (LeakSanitizer)
         const thread_communicator c(h, r);
         out[static_cast<std::size_t>(r)] = f(c);
       });
