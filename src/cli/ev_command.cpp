@@ -3,8 +3,6 @@
 // ev::sensitivity_config and ev::study::config; the library reads, validates, computes and
 // returns the JSON. Here: output files (checked before the work), progress on stderr, and the
 // study's plot script (run without a shell).
-#include <spawn.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
@@ -23,34 +21,14 @@
 #include "flags.hpp"
 #include "output.hpp"
 #include "paper_command.hpp"
+#include "run_script.hpp"
 #include "world.hpp"
-
-extern char** environ;
 
 namespace dpref::cli {
 namespace {
 
 /// Progress of long runs: stderr only (never in the JSON).
 void progress_to_stderr(std::string_view line) { std::cerr << "dpref " << line << "\n"; }
-
-/// Runs `argv` (argv[0] looked up in PATH) without a shell; waits for it.
-/// @throws std::runtime_error naming the command if it cannot start or fails
-void run_without_shell(const std::vector<std::string>& args, const std::string& who) {
-  std::vector<char*> argv;
-  for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
-  argv.push_back(nullptr);
-  pid_t pid = 0;
-  const int rc = ::posix_spawnp(&pid, argv[0], nullptr, nullptr, argv.data(), environ);
-  std::string cmd;
-  for (const auto& a : args) cmd += (cmd.empty() ? "" : " ") + a;
-  if (rc != 0) throw std::runtime_error(who + ": cannot run " + cmd + ": " + std::strerror(rc));
-  int st = 0;
-  while (::waitpid(pid, &st, 0) < 0)
-    if (errno != EINTR) throw std::runtime_error(who + ": waitpid failed for " + cmd);
-  if (!WIFEXITED(st) || WEXITSTATUS(st) != 0)
-    throw std::runtime_error(who + ": plotting failed: " + cmd +
-                             " (is python3-matplotlib installed?)");
-}
 
 /// `dpref ev sensitivity`: flags of ev::sensitivity_config, --params, --out.
 void add_sensitivity_command(CLI::App& group) {
@@ -105,7 +83,7 @@ void add_study_command(CLI::App& group) {
     }
     write_json(ev::study_json(st->flags.build(), progress_to_stderr), st->out);
     if (!st->png_dir.empty())
-      run_without_shell({st->python, st->plot_script, st->out, st->png_dir}, "dpref ev study");
+      run_program({st->python, st->plot_script, st->out, st->png_dir}, "dpref ev study");
   });
 }
 

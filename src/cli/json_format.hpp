@@ -12,6 +12,7 @@
 #include <type_traits>
 
 #include "dpref/accounting/ledger.hpp"
+#include "run_script.hpp"
 #include "scalar_format.hpp"
 
 namespace dpref::cli {
@@ -60,15 +61,12 @@ inline void write_json_output(const nlohmann::json& j, const std::string& path,
   f << j.dump(1) << "\n";
 }
 
-/// Runs `python 'script' 'json_path' 'png_dir'` (a study's plots).
+/// Runs `python script json_path png_dir` (a study's plots) without a shell (run_script.hpp).
 /// @throws std::runtime_error naming the command if it fails
 inline void run_plot_script(const std::string& python, const std::string& script,
                             const std::string& json_path, const std::string& png_dir,
                             const std::string& who) {
-  const std::string cmd = python + " '" + script + "' '" + json_path + "' '" + png_dir + "'";
-  if (std::system(cmd.c_str()) != 0)
-    throw std::runtime_error(who + ": plotting failed: " + cmd +
-                             " (is python3-matplotlib installed?)");
+  run_program({python, script, json_path, png_dir}, who);
 }
 
 }  // namespace dpref::cli
