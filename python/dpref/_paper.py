@@ -131,7 +131,7 @@ class Result:
     Attributes: ``paper``, ``algorithm``, ``precision``, ``status`` (the shared status string),
     ``message``, ``iterations``, ``config`` (the complete configuration after defaults: feeding
     it back reproduces the run), ``privacy`` (dict: ``private``, ``requested``, ``guarantee``,
-    ``budget_met``), ``ledger`` (:class:`Ledger` or None for non-private runs), and
+    ``budget_met``, ``noise``: "idealised" or "secure", ``released_doubles``: what the guarantee covers), ``ledger`` (:class:`Ledger` or None for non-private runs), and
     ``iterates`` / ``trace`` / ``non_private``: the JSON values with every numeric list (and
     rectangular list of lists) as a numpy array — float64 at double, numpy.longdouble at
     long-double, object arrays of ``mpmath.mpf`` equal to the C++ values at mp50 / mpfr:DIGITS. ``to_json()`` returns the

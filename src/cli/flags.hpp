@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "dpref/io/json.hpp"
+#include "dpref/noise_mode.hpp"
 
 namespace dpref::cli {
 
@@ -90,13 +91,17 @@ class flag_set {
   struct flag {
     std::string flag, pointer;
     bool is_list = false;
+    bool secure_alias = false;  ///< `--secure` given (noise_mode fields)
     std::string text;
     std::optional<bool> on;
     std::vector<std::string> items;
     CLI::Option* opt = nullptr;
-    [[nodiscard]] bool given() const { return on.has_value() || (opt && opt->count() > 0); }
+    [[nodiscard]] bool given() const {
+      return on.has_value() || secure_alias || (opt && opt->count() > 0);
+    }
     [[nodiscard]] io::json value() const {
       if (on) return *on;
+      if (secure_alias) return "secure";
       if (is_list) {
         io::json a = io::json::array();
         for (const auto& s : items) a.push_back(s);
@@ -176,6 +181,19 @@ class flag_set {
       f->opt = cmd->add_option(
           f->flag, f->text,
           desc + " {" + choices + "} (default: " + std::string(io::enum_to_string(def)) + ")");
+      if constexpr (std::is_same_v<F, noise_mode>) {
+        // `--secure` is `--<field> secure` (SEC.MODE); giving both is refused by CLI11's excludes.
+        flag* raw = f.get();
+        if (seen_.count("--secure"))
+          throw std::logic_error("flag_set: two noise_mode fields map to the flag --secure");
+        seen_.insert("--secure");
+        cmd->add_flag_function(
+               "--secure", [raw](std::int64_t) { raw->secure_alias = true; },
+               "same as " + f->flag +
+                   " secure: every released noisy value goes through the lattice mechanisms, "
+                   "so the certified guarantee holds for the released doubles")
+            ->excludes(f->opt);
+      }
     } else if constexpr (requires {
                            typename F::value_type;
                            def.begin();

@@ -12,6 +12,7 @@
 #include <string>
 
 #include "dpref/accounting/accountant.hpp"
+#include "dpref/noise_mode.hpp"
 #include "dpref/params.hpp"
 #include "dpref/status.hpp"
 
@@ -50,6 +51,9 @@ struct privacy_report {
   accounting::ledger<Real> ledger;
   accounting::guarantee<Real> guarantee{};
   bool budget_met = true;
+  /// How the noise was released (SEC.MODE): only `secure` makes the guarantee hold for the
+  /// released doubles.
+  noise_mode noise = noise_mode::idealised;
 };
 
 /// Shared part of every result. @spec ARCH.RESULT

@@ -43,6 +43,8 @@ io::json privacy_value(const privacy_report<Real>& p) {
                       {"delta", io::real_value(p.requested.delta)}};
   out["guarantee"] = accounting::guarantee_value(p.guarantee);
   out["budget_met"] = p.budget_met;
+  out["noise"] = std::string(enum_names(noise_mode{})[static_cast<std::size_t>(p.noise)].second);
+  out["released_doubles"] = std::string(released_doubles_statement(p.noise));
   out["ledger"] = accounting::ledger_value(p.ledger);
   return out;
 }
