@@ -42,8 +42,9 @@ const lowbits_layout kBits{-40, 8, 52};
 
 bool meets(long double sens, int k, long long t, long long d, double eps) {
   const long double g = std::ldexp(1.0L, k);
+  // (Δ + √d 2^g)/(2^g t) <= ε, long double with a relative slack of 1e-15 for the √d rounding
   return static_cast<long double>(t) * g * eps >=
-         sens * (1 + 1e-15L) + std::sqrt(static_cast<long double>(d)) * g;
+         (sens + std::sqrt(static_cast<long double>(d)) * g) * (1 - 1e-15L);
 }
 
 std::vector<event_family<vec>> families(const vec& c, const vec& c2) {

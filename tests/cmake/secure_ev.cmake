@@ -39,3 +39,7 @@ if(TARGET dpref_cli AND NOT DPREF_TSAN)
                        SEC_EV_CLI_both_message SEC_EV_CLI_mp50_refused
                        PROPERTIES LABELS unit)
 endif()
+
+# SEC.EV.COST (label `slow`): utility and wall time of idealised vs secure on examples/ev.json
+dpref_add_test(secure_ev_cost LABELS slow SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/unit/secure_ev_cost.cpp)
+target_compile_definitions(secure_ev_cost PRIVATE DPREF_EXAMPLES_DIR="${PROJECT_SOURCE_DIR}/examples")

@@ -39,3 +39,6 @@ if(TARGET dpref_cli AND NOT DPREF_TSAN)
                        SEC_PWA_CLI_mp50_refused SEC_PWA_CLI_nonprivate_refused
                        PROPERTIES LABELS unit)
 endif()
+
+# SEC.PWA.COST (label `slow`): utility and wall time of idealised vs secure M_P / M_S (pwa §5.1)
+dpref_add_test(secure_pwa_cost LABELS slow SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/unit/secure_pwa_cost.cpp)
