@@ -25,6 +25,7 @@
 #include "dpref/accounting/laplace.hpp"
 #include "dpref/audit/auditor.hpp"
 #include "dpref/mechanisms/vector_laplace.hpp"
+#include "dpref/pwa/exponential_mechanism_lp.hpp"
 #include "dpref/pwa/secure.hpp"
 #include "secure_audit_support.hpp"
 
@@ -141,6 +142,34 @@ TEST(SEC_PWA_AUDIT, PerturbSolutionIdealisedIsFlagged) {
                                    "PWA NEG idealised M_S (double)");
   EXPECT_TRUE(rep.violation);
   EXPECT_GT(rep.eps_lb, kEps);
+}
+
+// ---- M_E (rejection), unchanged in secure mode ---------------------------------------------
+
+// The rejection sampler's output is a uniform proposal on the box (a data-independent grid)
+// accepted by an exact Bernoulli, so it runs unchanged in secure mode (SEC.PWA); audited here with
+// the low-order-bit events on the neighbours b = 0 vs bmax e_1 (d = 1, m = 3, c = 1, ε = 1).
+// (Algorithm 2's selections are indices: audited by PWA_AUDIT_SELECT.)
+TEST(SEC_PWA_AUDIT, ExponentialRejectionSamplerPassesWithLowOrderBitEvents) {
+  dpref::matrix<double> A(3, 1);
+  A << 1, -1, 0.5;
+  const auto make = [&](double b0) {
+    dpref::vector<double> b = dpref::vector<double>::Zero(3);
+    b[0] = b0;
+    return dpref::pwa::make_exponential_mechanism_lp(
+        dpref::pwa::piecewise_affine<double>(A, b, dpref::pwa::polytope<double>::box_only(1, 1.0),
+                                             1.0),
+        kEps);
+  };
+  const auto me0 = make(0), me1 = make(1);  // b = 0 and b' = bmax e_1
+  const auto m = [&](const double& which, philox_stream& s) {
+    return (which == 0 ? me0 : me1).draw(s, dpref::pwa::me_method::rejection)[0];
+  };
+  const auto rep = run_audit<double, double>(m, {{"b = 0 vs bmax e_1", 0.0, 1.0}},
+                                             scalar_families(-1, 1, 100, kBits),
+                                             config(20805, kEps, 0, kN));
+  print_report("PWA M_E rejection sampler (secure and idealised), d=1", rep);
+  EXPECT_FALSE(rep.violation);
 }
 
 }  // namespace

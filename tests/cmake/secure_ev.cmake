@@ -16,15 +16,15 @@ if(TARGET dpref_cli AND NOT DPREF_TSAN)
                    -- ${SEC_EV_DPREF} ${SEC_EV_SMALL} --secure)
   add_test(NAME SEC_EV_CLI_noise COMMAND ${SEC_EV_DPREF} ${SEC_EV_SMALL} --secure)
   set_tests_properties(SEC_EV_CLI_noise PROPERTIES PASS_REGULAR_EXPRESSION
-                       "\"noise\": \"secure\"[^}]*\"kind\": \"snapped_vector_laplace\"|\"kind\": \"snapped_vector_laplace\".*\"noise\": \"secure\"")
-  add_test(NAME SEC_EV_CLI_release_flag
+                       "\"noise\": \"secure\".*\"mechanism\": \"snapped_vector_laplace\"")
+  add_test(NAME SEC_MODE_ev_release_flag
            COMMAND ${SEC_EV_DPREF} ${SEC_EV_SMALL} --release secure)
-  set_tests_properties(SEC_EV_CLI_release_flag PROPERTIES PASS_REGULAR_EXPRESSION
+  set_tests_properties(SEC_MODE_ev_release_flag PROPERTIES PASS_REGULAR_EXPRESSION
                        "\"noise\": \"secure\"")
   # both spellings at once are refused (SEC.MODE)
-  add_test(NAME SEC_EV_CLI_both_refused
+  add_test(NAME SEC_MODE_ev_both_refused
            COMMAND ${SEC_EV_DPREF} ${SEC_EV_SMALL} --secure --release idealised)
-  set_tests_properties(SEC_EV_CLI_both_refused PROPERTIES WILL_FAIL TRUE)
+  set_tests_properties(SEC_MODE_ev_both_refused PROPERTIES WILL_FAIL TRUE)
   add_test(NAME SEC_EV_CLI_both_message
            COMMAND ${SEC_EV_DPREF} ${SEC_EV_SMALL} --secure --release idealised)
   set_tests_properties(SEC_EV_CLI_both_message PROPERTIES PASS_REGULAR_EXPRESSION
@@ -35,7 +35,7 @@ if(TARGET dpref_cli AND NOT DPREF_TSAN)
   set_tests_properties(SEC_EV_CLI_mp50_refused PROPERTIES PASS_REGULAR_EXPRESSION
                        "ev::params.release must be idealised at precision mp50 \\(the lattice release is defined on doubles")
   set_tests_properties(ACC_LEDGER_ROUNDTRIP_ev_secure SEC_EV_CLI_noise
-                       SEC_EV_CLI_release_flag SEC_EV_CLI_both_refused
+                       SEC_MODE_ev_release_flag SEC_MODE_ev_both_refused
                        SEC_EV_CLI_both_message SEC_EV_CLI_mp50_refused
                        PROPERTIES LABELS unit)
 endif()

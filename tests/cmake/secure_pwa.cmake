@@ -22,20 +22,20 @@ if(TARGET dpref_cli AND NOT DPREF_TSAN)
   endforeach()
   add_test(NAME SEC_PWA_CLI_lattice_event
            COMMAND ${SEC_PWA_DPREF} pwa run --algorithm perturb_data --m 10 --d 2 --release secure)
-  add_test(NAME SEC_PWA_CLI_both_refused
+  add_test(NAME SEC_MODE_pwa_both_refused
            COMMAND ${SEC_PWA_DPREF} pwa run --algorithm perturb_data --secure --release idealised)
   add_test(NAME SEC_PWA_CLI_mp50_refused
            COMMAND ${SEC_PWA_DPREF} pwa run --algorithm perturb_data --secure --precision mp50)
   add_test(NAME SEC_PWA_CLI_nonprivate_refused
            COMMAND ${SEC_PWA_DPREF} pwa run --algorithm regular_subgradient --secure)
   set_tests_properties(SEC_PWA_CLI_lattice_event PROPERTIES PASS_REGULAR_EXPRESSION
-                       "\"kind\": \"snapped_vector_laplace\"")
-  set_tests_properties(SEC_PWA_CLI_both_refused PROPERTIES WILL_FAIL TRUE)
+                       "\"mechanism\": \"snapped_vector_laplace\"")
+  set_tests_properties(SEC_MODE_pwa_both_refused PROPERTIES WILL_FAIL TRUE)
   set_tests_properties(SEC_PWA_CLI_mp50_refused PROPERTIES PASS_REGULAR_EXPRESSION
                        "pwa::params.release must be idealised at precision mp50")
   set_tests_properties(SEC_PWA_CLI_nonprivate_refused PROPERTIES PASS_REGULAR_EXPRESSION
                        "pwa::params.release must be idealised for regular_subgradient")
-  set_tests_properties(SEC_PWA_CLI_lattice_event SEC_PWA_CLI_both_refused
+  set_tests_properties(SEC_PWA_CLI_lattice_event SEC_MODE_pwa_both_refused
                        SEC_PWA_CLI_mp50_refused SEC_PWA_CLI_nonprivate_refused
                        PROPERTIES LABELS unit)
 endif()
