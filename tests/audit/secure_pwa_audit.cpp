@@ -165,9 +165,9 @@ TEST(SEC_PWA_AUDIT, ExponentialRejectionSamplerPassesWithLowOrderBitEvents) {
   const auto m = [&](const double& which, philox_stream& s) {
     return (which == 0 ? me0 : me1).draw(s, dpref::pwa::me_method::rejection)[0];
   };
-  const auto rep = run_audit<double, double>(m, {{"b = 0 vs bmax e_1", 0.0, 1.0}},
-                                             scalar_families(-1, 1, 100, kBits),
-                                             config(20805, kEps, 0, kN));
+  const auto rep =
+      run_audit<double, double>(m, {{"b = 0 vs bmax e_1", 0.0, 1.0}},
+                                scalar_families(-1, 1, 100, kBits), config(20805, kEps, 0, kN));
   print_report("PWA M_E rejection sampler (secure and idealised), d=1", rep);
   EXPECT_FALSE(rep.violation);
 }
