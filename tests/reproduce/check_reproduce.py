@@ -204,6 +204,14 @@ def check_verdict(d):
             ok = (min(n["agree_laplace"], n["agree_exponential"], n["agree_gaussian"]) >= 0.999
                   and n["widened_identical"] == 0 and n["control_fast_laplace"] < 0.999)
             expect(cid, v, V[0] if ok else V[2])
+        elif cid == "SEC.EV":  # spec/ev.md SEC.EV.COST: exact budget/grid, then r - 5 SE <= 1.1
+            exact_ok = n["budget_ok"] == 1 and n["on_grid"] == 1
+            low = n["ratio"] - 5 * n["se_ratio"]
+            expect(cid, v, V[2] if not exact_ok else V[0] if low <= 1.1 else V[1])
+        elif cid == "SEC.PWA":  # spec/pwa.md SEC.PWA.COST: the same rule, both mechanisms
+            exact_ok = n["budget_ok"] == 1 and n["on_grid"] == 1
+            low = max(n["ratio_MP"] - 5 * n["se_ratio_MP"], n["ratio_MS"] - 5 * n["se_ratio_MS"])
+            expect(cid, v, V[2] if not exact_ok else V[0] if low <= 1.1 else V[1])
         elif cid == "LS.CLAIM.BUDGET":
             expect(cid, v, V[0] if n["max_certified_eps"] <= 0.2 else V[2])
         elif cid == "AUDIT.MECH.LAPLACE":

@@ -266,6 +266,24 @@ TEST(DIST_EV, ThreadsInsideRanksKeepTheBits) {
   for (int q = 0; q < 2; ++q) expect_ev_identical(serial, runs[q], 2, q);
 }
 
+// SEC.EV: the lattice releases are drawn by rank 0 from the substreams of the idealised run
+// and broadcast exactly, so the secure run is bit-identical over ranks and threads too.
+TEST(DIST_EV, SecureRanksAndThreadsGiveTheSerialBits) {
+  const auto prob = ev_problem<double>(5000);
+  const philox_stream stream(20261121, 3);
+  auto p = ev_params<double>(ev::algorithm_kind::private_projected_gradient, 5);
+  p.release = noise_mode::secure;
+  const ev::result<double> serial = ev::run(prob, p, stream);
+  ASSERT_EQ(serial.privacy.noise, noise_mode::secure);
+  for (int ranks : {2, 3}) {
+    SCOPED_TRACE("ranks " + std::to_string(ranks));
+    p.threads = ranks == 3 ? 2 : 1;
+    const auto runs = on_ranks<ev::result<double>>(
+        ranks, [&](const parallel::communicator& c) { return ev::run(prob, p, stream, {}, c); });
+    for (int q = 0; q < ranks; ++q) expect_ev_identical(serial, runs[q], ranks, q);
+  }
+}
+
 TEST(DIST_EV, Mp50RanksGiveTheSerialBits) {
   const auto prob = ev_problem<mp50>(2100);  // 3 blocks
   const philox_stream stream(20261121, 1);

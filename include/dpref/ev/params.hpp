@@ -13,11 +13,14 @@
 
 #include <array>
 #include <cstdint>
+#include <string>
 #include <string_view>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
 #include "dpref/ev/sensitivity.hpp"
+#include "dpref/noise_mode.hpp"
 #include "dpref/params.hpp"
 #include "dpref/scalar.hpp"
 
@@ -63,6 +66,7 @@ struct params {
   static constexpr int max_threads = 256;
   static constexpr double max_epsilon = 1e6, max_step = 1e15, max_eta = 1e6, max_adjacency = 1e6;
   static constexpr double max_start = 1e6, max_gradient_noise = 1e6;
+  static constexpr double max_release_clamp = 1e15;
 
   algorithm_kind algorithm = algorithm_kind::private_projected_gradient;
   Real epsilon = Real(1) / 10;
@@ -82,6 +86,8 @@ struct params {
   long long optimum_max_iterations = 2000;
   Real optimum_relative_gap = Real(1) / Real(10000000000LL);
   bool force = false;
+  noise_mode release = noise_mode::idealised;
+  Real release_clamp = Real(1000);
 
   template <class V>
   void fields(V&& v) {
@@ -115,6 +121,13 @@ struct params {
     v("optimum_relative_gap", optimum_relative_gap,
       "stop the optimum when the duality gap <= this · U, in (0, 1)");
     v("force", force, "lift the work bound iterations × columns × T <= 2e10");
+    v("release", release,
+      "idealised (continuous ℓ2-Laplace w_k added in floating point) or secure (lattice "
+      "ℓ2-Laplace: the guarantee holds for the released doubles; precision double, "
+      "private_projected_gradient only; spec/ev.md SEC.EV)");
+    v("release_clamp", release_clamp,
+      "public clamp C in (0, 1e15] of secure mode: every coordinate of p^(k) is clamped to "
+      "[−C, C] before the lattice release (same units as p; a bias only if |p_t| > C)");
   }
 
   /// @throws invalid_parameter "ev::params.<field> must be <condition>, got <value>"
@@ -164,6 +177,22 @@ struct params {
     c.require(is_finite_value(optimum_relative_gap) && optimum_relative_gap > Real(0) &&
                   optimum_relative_gap < Real(1),
               "optimum_relative_gap", "in (0, 1)", optimum_relative_gap);
+    c.in_closed("release_clamp", release_clamp, Real(0), Real(max_release_clamp),
+                "finite and in (0, 1e15]");
+    c.require(release_clamp > Real(0), "release_clamp", "finite and in (0, 1e15]", release_clamp);
+    if (release == noise_mode::secure) {
+      // SEC.EV: the lattice release (spec/secure_release.md) is defined on doubles
+      if constexpr (!std::is_same_v<Real, double>)
+        c.fail("release",
+               std::string("idealised at precision ") + scalar_name<Real>() +
+                   " (the lattice release is defined on doubles: run secure mode at precision "
+                   "double)",
+               std::string("secure"));
+      c.require(priv, "release",
+                "idealised for " + std::string(name) +
+                    " (non-private: no noise is accounted, there is no release to secure)",
+                std::string("secure"));
+    }
   }
 };
 

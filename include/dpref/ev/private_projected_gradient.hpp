@@ -10,12 +10,15 @@
 #pragma once
 
 #include <cstdint>
+#include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
 #include "dpref/ev/calibration.hpp"
 #include "dpref/ev/common.hpp"
+#include "dpref/ev/secure.hpp"
 #include "dpref/ev/sensitivity.hpp"
 #include "dpref/random/philox_stream.hpp"
 #include "dpref/random/vector_laplace.hpp"
@@ -58,15 +61,35 @@ result<Real> run_algorithm2(const problem<Real>& prob, const params<Real>& param
                             const parallel::communicator& comm = parallel::serial()) {
   const long long K = params.iterations;
   const Eigen::Index t = prob.horizon();
-  algorithm2_plan<Real> plan = plan_algorithm2(prob, params);
-  const Real s = plan.scale;
+  const bool secure = params.release == noise_mode::secure;
+  Real s{};
+  accounting::ledger<Real> ledger;
+  std::vector<mechanisms::snapped_vector_laplace_params> lattice;  // secure: k = 2..K
+  if (!secure) {
+    algorithm2_plan<Real> plan = plan_algorithm2(prob, params);
+    s = plan.scale;
+    ledger = std::move(plan.ledger);
+  } else if constexpr (std::is_same_v<Real, double>) {
+    // SEC.EV: lattice ℓ2-Laplace releases calibrated for the inflated Δ^(k) + √T 2^g_k
+    plan_algorithm2(prob, params);  // the same checks of the public constants
+    secure_algorithm2_plan plan =
+        calibrate_algorithm2_secure(K, prob.objective_scale(), prob.households(), params.delta_r,
+                                    params.delta_e, static_cast<std::size_t>(t),
+                                    params.sensitivity_bound, params.epsilon, params.release_clamp);
+    s = plan.max_scale();
+    ledger = std::move(plan.ledger);
+    lattice = std::move(plan.releases);
+  } else {
+    throw std::logic_error("ev::run: release = secure at a precision other than double");
+  }
   result<Real> res;
   res.algorithm = algorithm_kind::private_projected_gradient;
   // ARCH.BUDGET: the whole plan is accounted before the first draw; a guarantee above the
   // request throws budget_exceeded here, before anything is released
-  res.privacy = plan_privacy(std::move(plan.ledger),
-                             privacy_budget_request<Real>{params.epsilon, Real(0), false},
-                             "ev::run (Algorithm 2)");
+  res.privacy =
+      plan_privacy(std::move(ledger), privacy_budget_request<Real>{params.epsilon, Real(0), false},
+                   "ev::run (Algorithm 2)");
+  res.privacy.noise = params.release;
   res.noise_scale = s;
   iteration_state<Real> st(prob, initial_schedules(prob, params.start, params.start_vector), comm);
   res.released.resize(t, K);
@@ -84,7 +107,14 @@ result<Real> run_algorithm2(const problem<Real>& prob, const params<Real>& param
     prob.gradient(st.load, p);  // step 2 (load is identical on every rank)
     p_hat = p;
     // step 1 on the coordinator (rank 0), which broadcasts p̂ exactly (DIST.EV)
-    if (comm.is_root()) p_hat += gradient_noise<Real>(stream, k, t, s);
+    if (comm.is_root()) {
+      if (!secure) {
+        p_hat += gradient_noise<Real>(stream, k, t, s);
+      } else if constexpr (std::is_same_v<Real, double>) {
+        if (k >= 2)  // SEC.EV: p̂^(k) on the grid 2^g_k (k = 1: p^(1) is public, no noise)
+          p_hat = secure_gradient_release(stream, k, p, lattice[static_cast<std::size_t>(k - 2)]);
+      }
+    }
     parallel::share_from(comm, p_hat);
     res.gradients.col(k - 1) = p;
     res.released.col(k - 1) = p_hat;

@@ -15,9 +15,11 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
+#include "dpref/noise_mode.hpp"
 #include "dpref/params.hpp"
 #include "dpref/pwa/laplace_mechanisms.hpp"
 #include "dpref/pwa/private_subgradient.hpp"
@@ -64,7 +66,7 @@ constexpr auto enum_names(sampler_kind) {
 template <real_scalar Real>
 struct params {
   static constexpr long long max_iterations = 10000000;
-  static constexpr double max_epsilon = 1e6, max_step = 1e15;
+  static constexpr double max_epsilon = 1e6, max_step = 1e15, max_release_clamp = 1e15;
 
   algorithm_kind algorithm = algorithm_kind::private_subgradient;
   Real epsilon = Real(1) / 10;
@@ -78,6 +80,8 @@ struct params {
   long long max_attempts = 100000000;
   bool trace = false;
   bool optimum = true;
+  noise_mode release = noise_mode::idealised;
+  Real release_clamp = Real(1000);
 
   template <class V>
   void fields(V&& v) {
@@ -103,6 +107,14 @@ struct params {
     v("max_attempts", max_attempts, "M_E proposals per sample, in [1, 1e12]");
     v("trace", trace, "record f(x^(i)) of every iterate (non-private)");
     v("optimum", optimum, "also solve the certified optimum for the (non-private) suboptimality");
+    v("release", release,
+      "idealised (ℓ2-Laplace added in floating point) or secure (lattice ℓ2-Laplace for M_P and "
+      "M_S; exact selections / rejection sampler for Algorithm 2 and M_E): the guarantee holds "
+      "for the released doubles; precision double, private algorithms only (spec/pwa.md "
+      "SEC.PWA)");
+    v("release_clamp", release_clamp,
+      "public clamp C in (0, 1e15] of secure M_P: every b_i is clamped to [−C, C] before the "
+      "lattice release (a bias only if |b_i| > C; M_S clamps to the box c)");
   }
 
   /// @throws invalid_parameter "pwa::params.<field> must be <condition>, got <value>"
@@ -133,6 +145,28 @@ struct params {
         noise_rule == pwa::noise_rule::theorem9 || algorithm == algorithm_kind::perturb_solution,
         "noise_rule", "theorem9 unless algorithm = perturb_solution", std::string("paper"));
     c.at_least<long long>("max_attempts", max_attempts, 1, 1000000000000LL);
+    c.in_closed("release_clamp", release_clamp, Real(0), Real(max_release_clamp),
+                "finite and in (0, 1e15]");
+    c.require(release_clamp > Real(0), "release_clamp", "finite and in (0, 1e15]", release_clamp);
+    if (release == noise_mode::secure) {
+      // SEC.PWA: the lattice release (spec/secure_release.md) is defined on doubles
+      if constexpr (!std::is_same_v<Real, double>)
+        c.fail("release",
+               std::string("idealised at precision ") + scalar_name<Real>() +
+                   " (the lattice release is defined on doubles: run secure mode at precision "
+                   "double)",
+               std::string("secure"));
+      c.require(is_private(algorithm), "release",
+                "idealised for " + name +
+                    " (non-private: no noise is accounted, there is no release to secure)",
+                std::string("secure"));
+      c.require(algorithm != algorithm_kind::exponential || sampler == sampler_kind::rejection,
+                "sampler",
+                "rejection when release = secure (the envelope and inverse_cdf proposals are "
+                "computed by floating-point inversion from the data: their low-order bits are "
+                "not covered)",
+                std::string(enum_names(sampler_kind{})[static_cast<std::size_t>(sampler)].second));
+    }
   }
 };
 

@@ -12,7 +12,9 @@
 #include <cmath>
 #include <cstdint>
 #include <optional>
+#include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -23,6 +25,7 @@
 #include "dpref/pwa/exponential_mechanism.hpp"
 #include "dpref/pwa/exponential_mechanism_lp.hpp"
 #include "dpref/pwa/params.hpp"
+#include "dpref/pwa/secure.hpp"
 #include "dpref/pwa/study.hpp"
 #include "dpref/random/philox_stream.hpp"
 #include "dpref/run/report.hpp"
@@ -288,6 +291,25 @@ result<Real> run(const problem<Real>& prob, const params<Real>& p, const philox_
     case algorithm_kind::perturb_data: {
       // M_P, Theorem 16: b̃ = b + w_P, ‖w_P‖ ~ ℓ2-Laplace of scale Δ/ε, Δ = √m·bmax
       const Real delta = data_sensitivity(prob);
+      if (p.release == noise_mode::secure) {
+        if constexpr (std::is_same_v<Real, double>) {
+          // SEC.PWA: lattice ℓ2-Laplace on clamp(b, −C, C), C = release_clamp (public)
+          const secure_vector_plan sp = calibrate_secure_vector_laplace(
+              delta, p.epsilon, prob.pieces(), p.release_clamp,
+              "pwa M_P (Theorem 16, secure): lattice ℓ2-Laplace of clamp(b, −C, C), Δ = √m·bmax "
+              "+ √m 2^g (rounding); the LP solve is post-processing");
+          r.privacy = plan_privacy(sp.ledger, request, "pwa::run (perturb_data)");
+          r.sensitivity = delta;
+          r.noise_scale = sp.scale();
+          const vector<double> b_noisy =
+              mechanisms::snapped_vector_laplace(s, prob.b(), sp.release);
+          r.x = solve(prob.with_b(b_noisy)).x;  // post-processing (Theorem 14)
+          r.iterations = 1;
+          break;
+        } else {
+          throw std::logic_error("pwa::run: release = secure at a precision other than double");
+        }
+      }
       Real scale = accounting::laplace_scale(delta, p.epsilon);
       auto plan = detail::calibrate_scale(
           scale, p.epsilon,
@@ -311,6 +333,33 @@ result<Real> run(const problem<Real>& prob, const params<Real>& p, const philox_
       // M_S, §4.2: x_opt + w_S, Δ = diam(P) >= ‖x_opt − x′_opt‖. Theorem 9 needs scale Δ/ε; the
       // paper's density has √d·Δ/ε (errata PWA-E4), which the ledger accounts as ε/√d.
       const Real delta = R;
+      if (p.release == noise_mode::secure) {
+        if constexpr (std::is_same_v<Real, double>) {
+          // SEC.PWA: lattice ℓ2-Laplace on x_opt clamped to the public box [−c, c]^d; the
+          // target is ε (theorem9) or ε/√d (the printed scale, errata PWA-E4)
+          const double target = p.noise_rule == noise_rule::paper
+                                    ? p.epsilon / std::sqrt(static_cast<double>(prob.dimension()))
+                                    : p.epsilon;
+          const secure_vector_plan sp = calibrate_secure_vector_laplace(
+              delta, target, prob.dimension(), prob.polytope().box,
+              "pwa M_S (§4.2, secure): lattice ℓ2-Laplace of x_opt clamped to the box c, Δ = "
+              "diam P + √d 2^g (rounding)");
+          r.privacy = plan_privacy(sp.ledger, request, "pwa::run (perturb_solution)");
+          r.sensitivity = delta;
+          r.noise_scale = sp.scale();
+          r.x = mechanisms::snapped_vector_laplace(s, solve(prob).x, sp.release);
+          if (p.projection == projection_mode::box) {  // post-processing (P is public)
+            const double c = prob.polytope().box;
+            for (Eigen::Index j = 0; j < r.x.size(); ++j)
+              r.x[j] = r.x[j] < -c ? -c : (r.x[j] > c ? c : r.x[j]);
+          }
+          r.iterations = 1;
+          r.bound_theorem17 = bounds::thm17(G, prob.dimension(), delta, p.epsilon, p.noise_rule);
+          break;
+        } else {
+          throw std::logic_error("pwa::run: release = secure at a precision other than double");
+        }
+      }
       Real scale = accounting::laplace_scale(delta, p.epsilon);
       if (p.noise_rule == noise_rule::paper) {
         accounting::certifier<Real> c;
@@ -399,6 +448,8 @@ result<Real> run(const problem<Real>& prob, const params<Real>& p, const philox_
                     ? "all k steps ran"
                     : "the mechanism released its output";
   }
+  // SEC.PWA: Algorithm 2 and M_E (rejection) run unchanged in secure mode (secure.hpp)
+  if (r.privacy.is_private) r.privacy.noise = p.release;
   if (!r.diagnostics.objective) r.diagnostics.objective = prob.value(r.x);
   if (p.optimum || p.algorithm == algorithm_kind::optimum) {
     auto sol = solve(prob);

@@ -1,0 +1,112 @@
+// Low-order-bit audit of ev Algorithm 2's release p̂^(2) in idealised and secure mode (ctest label
+// `audit`; spec/ev.md SEC.EV.AUDIT, spec/secure_release.md SEC.MODE).
+//
+// Setting: K = 2 (p̂^(1) = p^(1) is public, so the whole request ε = 1 goes to the one noisy
+// release k = 2), T = 2 slots, household units with m = 4 (L = 1/4), δr = 3.3, δE = 3, tight Δ.
+// The mechanism is the k = 2 step of the run with the library's calibration of that setting:
+//   idealised  p + vector_laplace(T, s)                 (the expression of
+//   private_projected_gradient.hpp) secure     snapped_vector_laplace(p, plan.releases[0])
+//   (ev::secure_gradient_release)
+// Neighbouring databases: Lemma 13 bounds ‖p^(2)(D) − p^(2)(D')‖₂ by Δ^(2) = LΔ, and p^(2) =
+// λ(d + x^(2)/m)/m reaches any point of R^T through the public base load d, so the adversary
+// picks the queries: the axis pair (0, Δ^(2) e_1) (Mironov's pair: q(D) = 0 exactly) and, for the
+// secure grid, the tie pair (every coordinate at half a grid step vs an odd number of steps
+// further, ‖·‖₂ <= Δ^(2)), where the rounding inflation is attained.
+// Statistics: fixed seeds, 2^18 (secure) / 2^20 (idealised) search + test samples per side and
+// pair, false alarm 1e-6 (Clopper–Pearson, Bonferroni over pairs), the REQUESTED ε = 1 (the
+// test checks independently that the secure parameters meet it: t 2^g ε >= Δ^(2) + √T 2^g).
+// Idealised mode is the documented negative control: flagged by the low-order bits.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "audit_support.hpp"
+#include "dpref/audit/auditor.hpp"
+#include "dpref/ev/calibration.hpp"
+#include "dpref/ev/secure.hpp"
+#include "dpref/random/vector_laplace.hpp"
+#include "secure_audit_support.hpp"
+
+namespace {
+
+using namespace dpref::audit;
+using namespace dpref::audit::secure_support;
+using dpref::philox_stream;
+using dpref::audit::test_support::print_report;
+
+constexpr std::uint64_t kN = 1u << 18;
+constexpr std::uint64_t kFp = 1u << 20;
+constexpr long long kT = 2;
+constexpr double kEps = 1, kM = 4, kDeltaR = 3.3, kDeltaE = 3, kClamp = 1000;
+const lowbits_layout kBits{-40, 8, 52};
+
+/// Δ^(2) = LΔ with L = 1/m (household units: λ = m) and Δ = √(δr² + (δr + δE)²), derived here.
+long double delta2() {
+  const long double r = kDeltaR, e = kDeltaE;
+  return std::sqrt(r * r + (r + e) * (r + e)) / kM;
+}
+
+std::vector<event_family<vec>> families(const vec& c, const vec& c2) {
+  return vector_families({l2_ratio(c, c2)}, kBits, 0);
+}
+
+TEST(SEC_EV_AUDIT, SecureReleaseOfStep2PassesAtTheRequestedEpsilon) {
+  const auto plan = dpref::ev::calibrate_algorithm2_secure(
+      2, kM, kM, kDeltaR, kDeltaE, kT, dpref::ev::sensitivity_bound::tight, kEps, kClamp);
+  ASSERT_EQ(plan.releases.size(), 1u);
+  const auto r = plan.releases[0];
+  const int k = r.grid_exponent;
+  const long double g = std::ldexp(1.0L, k);
+  // independent check of the calibration against the request (SEC.ACC.VLAPLACE)
+  ASSERT_GE(static_cast<long double>(r.grid_scale()) * g * kEps,
+            delta2() * (1 + 1e-15L) + std::sqrt(static_cast<long double>(kT)) * g);
+  const double d2 = static_cast<double>(delta2()) * (1 - 1e-12);  // ‖q − q'‖ <= Δ^(2)
+  vec axis = vec::Zero(kT);
+  axis[0] = d2;
+  // tie pair: steps odd with steps g √T <= Δ^(2)
+  auto steps = static_cast<long long>(std::floor(d2 / (static_cast<double>(g) * std::sqrt(2.0))));
+  if (steps % 2 == 0) --steps;
+  const neighbour_pair<vec> tie = tie_pair(kT, k, steps);
+  ASSERT_LE((tie.second - tie.first).norm(), d2);
+  const auto m = [r](const vec& x, philox_stream& s) {
+    return dpref::mechanisms::snapped_vector_laplace(s, x, r);
+  };
+  const auto rep = run_audit_per_pair<vec, vec>(
+      m, {{"axis pair (0 vs Δ^(2) e_1)", vec::Zero(kT), axis}, tie},
+      [k](const neighbour_pair<vec>& pr) {
+        return families(lattice_centre(pr.first, k, kClamp), lattice_centre(pr.second, k, kClamp));
+      },
+      config(20701, kEps, 0, kN));
+  print_report("EV secure Algorithm 2 k=2, T=2, grid 2^" + std::to_string(k), rep);
+  EXPECT_FALSE(rep.violation);
+  EXPECT_GE(rep.eps_lb, 0.5 * kEps);  // power: the claim is tight on these pairs
+}
+
+TEST(SEC_EV_AUDIT, IdealisedReleaseOfStep2IsFlaggedByTheLowOrderBits) {
+  // documented negative control (issue 20): the idealised double release certifies the
+  // real-number mechanism only; its low-order bits reveal q(D) = 0 vs q(D') = Δ^(2) e_1
+  const auto plan = dpref::ev::calibrate_algorithm2<double>(
+      2, kM, kM, kDeltaR, kDeltaE, kT, dpref::ev::sensitivity_bound::tight, kEps);
+  const double s = plan.scale;
+  const double d2 = static_cast<double>(delta2()) * (1 - 1e-12);
+  vec axis = vec::Zero(kT);
+  axis[0] = d2;
+  const auto m = [s](const vec& x, philox_stream& st) {
+    vec y = x;
+    y += dpref::vector_laplace<double>(st, static_cast<std::size_t>(kT), s);  // p̂ = p + w_k
+    return y;
+  };
+  const auto rep = run_audit_per_pair<vec, vec>(
+      m, {{"axis pair (0 vs Δ^(2) e_1)", vec::Zero(kT), axis}},
+      [](const neighbour_pair<vec>& pr) { return families(pr.first, pr.second); },
+      config(20702, kEps, 0, kFp));
+  print_report("EV NEG idealised Algorithm 2 k=2, T=2 (double release)", rep);
+  EXPECT_TRUE(rep.violation);
+  EXPECT_GT(rep.eps_lb, kEps);
+  EXPECT_NE(rep.worst_pair().event.description.find("low-order bits"), std::string::npos);
+}
+
+}  // namespace
