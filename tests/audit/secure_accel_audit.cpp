@@ -8,8 +8,10 @@
 // bits. False-alarm probability 1e-6 per audit (Clopper–Pearson, Bonferroni over pairs).
 //   idealised (negative control, documented finding): x_1 = −(g + Lap(2)) in floating point,
 //     pair u = 0 vs u = 1: flagged (the low-order bits of x_1 depend on g);
-//   secure: every algorithm passes on the same pair and on a tie pair (g at half a grid step vs
-//     an odd number of steps further, so the rounding adds the full step of inflation).
+//   secure: passes on the same pair and on a tie pair (g at half a grid step vs an odd number
+//     of steps further, so the rounding adds the full step of inflation).
+// The six algorithms' one-step releases are bit-identical here (checked against accel::run on
+// 64 streams per mode and pair value), so the audit runs the library's plan + engine once.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -47,57 +49,118 @@ accel::params<double> one_step(accel::algorithm_kind a, noise_mode release) {
   return p;
 }
 
-/// x_1 of one run on the example u, from a run stream drawn from the audit's stream.
-double release(const accel::params<double>& p, double u, philox_stream& s) {
-  const auto P = one_example(u);
-  const std::uint64_t seed = s(), id = s();
-  return accel::run(P, p, philox_stream(seed, id)).x[0];
+/// The one-step plan of accel::run (DP-GD: b and, in secure mode, the lattice parameters),
+/// planned once by the library's own planning code (detail::uniform_noise); every audit sample
+/// then runs the library's engine (detail::execute) on it. The plan is data-independent (public
+/// S₁, n, m, d), so this is the run minus the per-sample validation and accounting; the test
+/// below checks that it gives accel::run's bits for every algorithm.
+struct one_step_plan {
+  accel::params<double> p;
+  accel::detail::plan<double> pl;
+};
+
+/// optimised: the Prop 4.2 split of the -opt variants (one weight: b = S₁/(nε) whatever the
+/// weight), else the uniform split of Prop 3.1 (gd, shb, nag, masg).
+one_step_plan make_plan(noise_mode release, bool optimised = false) {
+  one_step_plan o{one_step(accel::algorithm_kind::gd, release), {}};
+  o.pl.kind = accel::detail::method::gd;
+  o.pl.alpha = {1.0};
+  o.pl.beta = {0.0};
+  o.pl.restart = {0};
+  accel::result<double> r;
+  if (optimised)
+    accel::detail::optimised_noise(o.p, 2.0, 1, 1, std::vector<double>{1.0}, o.pl, r, 1);
+  else
+    accel::detail::uniform_noise(o.p, 2.0, 1, 1, 1, o.pl, r, 1);
+  return o;
 }
 
-audit::audit_report audit_one(const accel::params<double>& p,
+bool is_opt(accel::algorithm_kind a) {
+  return a == accel::algorithm_kind::nag_opt || a == accel::algorithm_kind::masg_opt;
+}
+
+/// Whether the two plans release the same mechanism (same b, same lattice parameters).
+bool same_plan(const one_step_plan& a, const one_step_plan& b) {
+  if (a.pl.b != b.pl.b || a.pl.snapped.size() != b.pl.snapped.size()) return false;
+  for (std::size_t i = 0; i < a.pl.snapped.size(); ++i)
+    if (a.pl.snapped[i].grid_exponent != b.pl.snapped[i].grid_exponent ||
+        a.pl.snapped[i].scale != b.pl.snapped[i].scale)
+      return false;
+  return true;
+}
+
+/// x_1 on the example u from a run stream drawn from the audit's stream.
+double release(const one_step_plan& o, double u, philox_stream& s) {
+  const auto P = one_example(u);
+  const std::uint64_t seed = s(), id = s();
+  return accel::detail::execute(P, o.p, 1, o.pl, accel::result<double>{}, philox_stream(seed, id))
+      .x[0];
+}
+
+audit::audit_report audit_one(const one_step_plan& o,
                               const std::vector<neighbour_pair<double>>& pairs,
                               std::uint64_t seed) {
-  const auto m = [&p](const double& u, philox_stream& s) { return release(p, u, s); };
+  const auto m = [&o](const double& u, philox_stream& s) { return release(o, u, s); };
   return audit::run_audit<double, double>(m, pairs, ss::scalar_families(-12, 12, 96, {}),
                                           ss::config(seed, 1.0, 0, kN));
 }
 
+const std::vector<accel::algorithm_kind> kAll = {
+    accel::algorithm_kind::gd,      accel::algorithm_kind::shb,  accel::algorithm_kind::nag,
+    accel::algorithm_kind::nag_opt, accel::algorithm_kind::masg, accel::algorithm_kind::masg_opt};
+
+TEST(SEC_ACCEL_AUDIT, EveryAlgorithmsOneStepIsTheAuditedRelease) {
+  // At x0 = 0, α = 1, T = 1 the six algorithms release x_1 = −g̃ with the plan of their split
+  // (b = S₁/ε for one step): checked bit for bit against accel::run.
+  for (const noise_mode m : {noise_mode::idealised, noise_mode::secure}) {
+    for (const auto a : kAll) {
+      const auto o = make_plan(m, is_opt(a));
+      for (std::uint64_t k = 0; k < 64; ++k)
+        for (const double u : {0.0, 1.0, -0x1p-19}) {
+          philox_stream s1(77, k), s2(77, k);
+          const auto P = one_example(u);
+          const std::uint64_t seed = s1(), id = s1();
+          const double x_run = accel::run(P, one_step(a, m), philox_stream(seed, id)).x[0];
+          EXPECT_EQ(x_run, release(o, u, s2)) << io::enum_to_string(a) << " u = " << u;
+        }
+    }
+  }
+}
+
 TEST(SEC_ACCEL_AUDIT, IdealisedOneStepIsFlagged) {
   // Negative control (the expected finding): the idealised release x_1 = −(g + η) rounds in
-  // double; with g = 0 (u = 0) vs g = −1/2 (u = 1) the low-order bits differ (Sterbenz: for
-  // x_1 in [1/8, 1/4), 1/2 − η is exact and a multiple of 2^-54, while −η has a free last bit).
-  const auto p = one_step(accel::algorithm_kind::gd, noise_mode::idealised);
-  const auto r = audit_one(p, {{"u = 0 vs u = 1", 0.0, 1.0}}, 901);
-  audit::test_support::print_report("accel DP-GD one step, idealised (Laplace in double)", r);
+  // double; with g = 0 (u = 0) vs g = −1/2 (u = 1) the low-order bits differ (Sterbenz: where
+  // 1/2 − η is exact its last bits are forced, while −η has free last bits).
+  const auto r = audit_one(make_plan(noise_mode::idealised), {{"u = 0 vs u = 1", 0.0, 1.0}}, 901);
+  audit::test_support::print_report("accel one step, idealised (Laplace in double)", r);
   EXPECT_TRUE(r.violation);
   EXPECT_GT(r.eps_lb, 1.0);
 }
 
-TEST(SEC_ACCEL_AUDIT, SecureOneStepOfEveryAlgorithmPasses) {
-  const std::vector<accel::algorithm_kind> all = {
-      accel::algorithm_kind::gd,      accel::algorithm_kind::shb,  accel::algorithm_kind::nag,
-      accel::algorithm_kind::nag_opt, accel::algorithm_kind::masg, accel::algorithm_kind::masg_opt};
+TEST(SEC_ACCEL_AUDIT, SecureOneStepPasses) {
+  // the uniform split's plan, and the Prop 4.2 split's if it differs (by rounding)
+  std::vector<one_step_plan> plans = {make_plan(noise_mode::secure)};
+  if (!same_plan(plans[0], make_plan(noise_mode::secure, true)))
+    plans.push_back(make_plan(noise_mode::secure, true));
   std::uint64_t seed = 910;
-  for (const auto a : all) {
-    const auto p = one_step(a, noise_mode::secure);
-    // the plan, checked here against the request: (Δ1 + d 2^k)/(2^k t) <= ε = 1
-    const auto probe = accel::run(one_example(0.0), p, philox_stream(1));
-    ASSERT_EQ(probe.privacy.ledger.events().size(), 1u);
-    const auto& sl = std::get<accounting::snapped_laplace_mechanism<double>>(
-        probe.privacy.ledger.events().front().what);
-    EXPECT_EQ(sl.sensitivity, 2.0);  // S1/m = 2B/1
-    const long double g = std::ldexp(1.0L, sl.grid_exponent);
-    EXPECT_LE((2.0L + g) / (g * static_cast<long double>(sl.grid_scale)), 1.0L);
-    // tie pair: g(D) = 2^(k-1) (rounds to 0), g(D') = 2^(k-1) + j 2^k, j odd (rounds up):
-    // u = −2g; the integer query moves by j + 1 steps
-    const int k = sl.grid_exponent;
-    const double j = std::ldexp(1.0, -k - 3) - 1;  // odd; g(D') about 1/8
+  for (const auto& o : plans) {
+    // the plan, checked here against the request: (Δ1 + d 2^k)/(2^k t) <= ε = 1, Δ1 = S1/m = 2
+    ASSERT_EQ(o.pl.snapped.size(), 1u);
+    const auto& sp = o.pl.snapped.front();
+    EXPECT_EQ(sp.sensitivity, 2.0);
+    const long double g = std::ldexp(1.0L, sp.grid_exponent);
+    EXPECT_LE((2.0L + g) / (g * static_cast<long double>(sp.grid_scale())), 1.0L);
+    // tie pair: g(D) = 2^(k-1) (rounds to 0), g(D') = 2^(k-1) + j 2^k, j odd (rounds up), about
+    // 1/8; u = −2g; the integer query moves by j + 1 steps
+    const int k = sp.grid_exponent;
+    const double j = std::ldexp(1.0, -k - 3) - 1;
     const double gD = std::ldexp(1.0, k - 1), gD2 = gD + j * std::ldexp(1.0, k);
-    const std::vector<neighbour_pair<double>> pairs = {{"u = 0 vs u = 1", 0.0, 1.0},
-                                                       {"tie pair", -2 * gD, -2 * gD2}};
-    const auto r = audit_one(p, pairs, seed++);
-    audit::test_support::print_report(
-        "accel " + std::string(io::enum_to_string(a)) + " one step, secure (snapped Laplace)", r);
+    const auto r =
+        audit_one(o, {{"u = 0 vs u = 1", 0.0, 1.0}, {"tie pair", -2 * gD, -2 * gD2}}, seed++);
+    audit::test_support::print_report("accel one step, secure (snapped Laplace, plan " +
+                                          std::to_string(seed - 910) + " of " +
+                                          std::to_string(plans.size()) + ")",
+                                      r);
     EXPECT_FALSE(r.violation);
     EXPECT_LE(r.eps_lb, 1.0);
   }

@@ -113,12 +113,10 @@ TEST(SEC_LINESEARCH, OutpertLedgerAndLattice) {
   // Δ2 = 2R/(nμ), R = √3 (features in [0, 1]^3), n = 400, μ = 0.01
   const long double sens = 2 * std::sqrt(3.0L) / (400 * 0.01L);
   EXPECT_NEAR(sv.sensitivity, static_cast<double>(sens), 1e-15);
-  EXPECT_GE(sv.sensitivity, static_cast<double>(sens) * (1 - 1e-16));
-  const long double g = std::ldexp(1.0L, sv.grid_exponent);
-  const long double eps =
-      (sens + std::sqrt(3.0L) * g) / (g * static_cast<long double>(sv.grid_scale));
-  EXPECT_LE(eps, 1.0L);
-  EXPECT_GT((sens + std::sqrt(3.0L) * g) / (g * static_cast<long double>(sv.grid_scale - 1)), 1.0L);
+  EXPECT_GE(sv.sensitivity, static_cast<double>(sens) * (1 - 1e-15));
+  const long double g = std::ldexp(1.0L, sv.grid_exponent), D = sv.sensitivity;
+  EXPECT_LE((D + std::sqrt(3.0L) * g) / (g * static_cast<long double>(sv.grid_scale)), 1.0L);
+  EXPECT_GT((D + std::sqrt(3.0L) * g) / (g * static_cast<long double>(sv.grid_scale - 1)), 1.0L);
   EXPECT_LE(r.privacy.guarantee.epsilon, 1.0);
   expect_ledger_roundtrip(r);
   for (Eigen::Index j = 0; j < r.w.size(); ++j) {
