@@ -49,42 +49,45 @@ accel::params<double> one_step(accel::algorithm_kind a, noise_mode release) {
   return p;
 }
 
-/// The one-step plan of accel::run (DP-GD: b and, in secure mode, the lattice parameters),
-/// planned once by the library's own planning code (detail::uniform_noise); every audit sample
-/// then runs the library's engine (detail::execute) on it. The plan is data-independent (public
-/// S₁, n, m, d), so this is the run minus the per-sample validation and accounting; the test
-/// below checks that it gives accel::run's bits for every algorithm.
+/// The one-step plan of accel::run for algorithm a, read from its result (the plan is
+/// data-independent: public S₁, n, m, d): b_1 = noise_scales (idealised), or the lattice
+/// parameters of its snapped_laplace event with the default clamp 2^10 S₁ = 2048 (secure). Every
+/// audit sample runs the library's engine (detail::execute) on it, i.e. the run minus the
+/// per-sample validation and accounting; the first test checks that this gives accel::run's bits
+/// for every algorithm.
 struct one_step_plan {
   accel::params<double> p;
   accel::detail::plan<double> pl;
 };
 
-/// optimised: the Prop 4.2 split of the -opt variants (one weight: b = S₁/(nε) whatever the
-/// weight), else the uniform split of Prop 3.1 (gd, shb, nag, masg).
-one_step_plan make_plan(noise_mode release, bool optimised = false) {
-  one_step_plan o{one_step(accel::algorithm_kind::gd, release), {}};
-  o.pl.kind = accel::detail::method::gd;
+one_step_plan make_plan(noise_mode release, accel::algorithm_kind a = accel::algorithm_kind::gd) {
+  one_step_plan o{one_step(a, release), {}};
+  const auto r = accel::run(one_example(0.0), o.p, philox_stream(1));
+  o.pl.kind = accel::detail::method::gd;  // x0 = 0 = x_{-1}: every method's step is y − αg̃
   o.pl.alpha = {1.0};
   o.pl.beta = {0.0};
   o.pl.restart = {0};
-  accel::result<double> r;
-  if (optimised)
-    accel::detail::optimised_noise(o.p, 2.0, 1, 1, std::vector<double>{1.0}, o.pl, r, 1);
-  else
-    accel::detail::uniform_noise(o.p, 2.0, 1, 1, 1, o.pl, r, 1);
+  o.pl.b = r.noise_scales;
+  if (release == noise_mode::secure) {
+    const auto& sl = std::get<accounting::snapped_laplace_mechanism<double>>(
+        r.privacy.ledger.events().at(0).what);
+    mechanisms::snapped_laplace_params sp;
+    sp.sensitivity = sl.sensitivity;
+    sp.grid_exponent = sl.grid_exponent;
+    sp.scale = std::ldexp(static_cast<double>(sl.grid_scale), sl.grid_exponent);
+    sp.dimension = sl.dimension;
+    sp.clamp = 2048;
+    o.pl.snapped = {sp};
+  }
   return o;
 }
 
-bool is_opt(accel::algorithm_kind a) {
-  return a == accel::algorithm_kind::nag_opt || a == accel::algorithm_kind::masg_opt;
-}
-
 /// Whether the two plans release the same mechanism (same b, same lattice parameters).
-bool same_plan(const one_step_plan& a, const one_step_plan& b) {
-  if (a.pl.b != b.pl.b || a.pl.snapped.size() != b.pl.snapped.size()) return false;
-  for (std::size_t i = 0; i < a.pl.snapped.size(); ++i)
-    if (a.pl.snapped[i].grid_exponent != b.pl.snapped[i].grid_exponent ||
-        a.pl.snapped[i].scale != b.pl.snapped[i].scale)
+bool same_plan(const one_step_plan& x, const one_step_plan& y) {
+  if (x.pl.b != y.pl.b || x.pl.snapped.size() != y.pl.snapped.size()) return false;
+  for (std::size_t i = 0; i < x.pl.snapped.size(); ++i)
+    if (x.pl.snapped[i].grid_exponent != y.pl.snapped[i].grid_exponent ||
+        x.pl.snapped[i].scale != y.pl.snapped[i].scale)
       return false;
   return true;
 }
@@ -114,7 +117,7 @@ TEST(SEC_ACCEL_AUDIT, EveryAlgorithmsOneStepIsTheAuditedRelease) {
   // (b = S₁/ε for one step): checked bit for bit against accel::run.
   for (const noise_mode m : {noise_mode::idealised, noise_mode::secure}) {
     for (const auto a : kAll) {
-      const auto o = make_plan(m, is_opt(a));
+      const auto o = make_plan(m, a);
       for (std::uint64_t k = 0; k < 64; ++k)
         for (const double u : {0.0, 1.0, -0x1p-19}) {
           philox_stream s1(77, k), s2(77, k);
@@ -138,10 +141,15 @@ TEST(SEC_ACCEL_AUDIT, IdealisedOneStepIsFlagged) {
 }
 
 TEST(SEC_ACCEL_AUDIT, SecureOneStepPasses) {
-  // the uniform split's plan, and the Prop 4.2 split's if it differs (by rounding)
-  std::vector<one_step_plan> plans = {make_plan(noise_mode::secure)};
-  if (!same_plan(plans[0], make_plan(noise_mode::secure, true)))
-    plans.push_back(make_plan(noise_mode::secure, true));
+  // the distinct plans of the six algorithms (the Prop 3.1 and Prop 4.2 splits may differ by
+  // rounding)
+  std::vector<one_step_plan> plans;
+  for (const auto a : kAll) {
+    one_step_plan o = make_plan(noise_mode::secure, a);
+    bool seen = false;
+    for (const auto& q : plans) seen = seen || same_plan(q, o);
+    if (!seen) plans.push_back(std::move(o));
+  }
   std::uint64_t seed = 910;
   for (const auto& o : plans) {
     // the plan, checked here against the request: (Δ1 + d 2^k)/(2^k t) <= ε = 1, Δ1 = S1/m = 2
