@@ -154,7 +154,7 @@ void larger_eps(const options& o, results& out) {
 /// utility cost ratio r = mean F(x̄) secure / idealised on the examples/dda.json setting.
 void secure_cost(const options& o, results& out) {
   const auto t0 = std::chrono::steady_clock::now();
-  const int R = o.quick ? 5 : 20;
+  const int R = o.quick ? 20 : 50;
   const double eps = 0.8, delta = 1e-5;
   auto data = dda::synthetic_data(400, 5, 20261121);
   const dda::problem<double> prob(data.X, data.y, 10, problems::regularizer<double>::l2(1e-3));
