@@ -93,7 +93,7 @@ TEST(ACCEL_PARAMS, FieldListIsTheSharedVocabulary) {
                                         "alpha",     "c",       "L",           "beta",
                                         "x0",        "noise",   "noise_scale", "trace",
                                         "E0",        "masg_p",  "masg_n1",     "allow_over_budget",
-                                        "fstar"};
+                                        "fstar",     "release", "clamp"};
   EXPECT_EQ(names, expect);
   EXPECT_EQ(io::enum_to_string(accel::algorithm_kind::nag_opt), "nag_opt");
   EXPECT_EQ(io::enum_to_string(accel::algorithm_kind::masg_opt), "masg_opt");

@@ -492,5 +492,30 @@ TEST(DIST_DDA, SmallRunOnRanks) {
   for (int q = 0; q < 3; ++q) expect_dda_identical(serial, runs[static_cast<std::size_t>(q)], 3, q);
 }
 
+/// Secure mode (spec/dda.md SEC.DDA): the lattice Gaussian is drawn from each node's substream,
+/// so the ranks still give the serial bits, and the serial run is the threaded one.
+TEST(DIST_DDA, SecureRanksGiveTheSerialBits) {
+  auto data = dda::synthetic_data(200, 4, 9);
+  const dda::problem<double> prob(data.X, data.y, 8, problems::regularizer<double>::l2(1e-3));
+  dda::params<double> p;
+  p.iterations = 60;
+  p.epsilon = 0.8;
+  p.delta = 1e-5;
+  p.gamma = 1;
+  p.trace_every = 20;
+  p.release = noise_mode::secure;
+  const philox_stream stream(4, 1);
+  const dda::network net = dda_net(8, dda::activation_mode::edges);
+  const dda::result<double> serial = dda::run(prob, net, p, stream);
+  EXPECT_EQ(serial.privacy.noise, noise_mode::secure);
+  for (int ranks : {2, 3}) {
+    SCOPED_TRACE("ranks " + std::to_string(ranks));
+    const auto runs = on_ranks<dda::result<double>>(
+        ranks, [&](const parallel::communicator& c) { return dda::run(prob, net, p, stream, c); });
+    for (int q = 0; q < ranks; ++q)
+      expect_dda_identical(serial, runs[static_cast<std::size_t>(q)], ranks, q);
+  }
+}
+
 }  // namespace
 }  // namespace dpref

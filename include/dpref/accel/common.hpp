@@ -17,6 +17,15 @@
 // whose pure ε the accountant amplifies to ln(1 + (m/n)(e^{S₁/(m b_t)} − 1)) — exactly the
 // per-step loss ε(S₁, b_t, n, m) of accel (3.3) — so `dpref account` re-derives the run's ε.
 // The double path allocates only at setup: no allocation or virtual call per iteration.
+//
+// Secure mode (params.release = secure, double only; spec/accel.md SEC.ACCEL): step 3 releases
+// g̃ = mechanisms::snapped_laplace(∇F_{B_t}(y_t)) instead of g + η: every coordinate clamped to
+// the public [−C, C] (params.clamp, default 2^10 S₁), rounded to the grid 2^k (secure::lattice_rule
+// with Δ1 = S₁/m, per-step inflation d) plus exact discrete Laplace noise of integer scale t_t;
+// the iterate x_{t+1} is a post-processing of g̃ (and of public quantities). Ledger: step t is
+//   snapped_laplace{Δ1 = S₁/m, k, t_t, d} + the same subsampling,
+// pure ε = (Δ1 + d 2^k)/(2^k t_t) amplified as (3.3); calibrated: t_t is the smallest integer
+// with that ε <= Δ1/b_t (the idealised per-step ε₀), so the requested ε is still met.
 #pragma once
 
 #include <array>
@@ -34,6 +43,8 @@
 #include "dpref/accel/calibration.hpp"
 #include "dpref/accounting/accountant.hpp"
 #include "dpref/error.hpp"
+#include "dpref/mechanisms/secure/snapped_laplace.hpp"
+#include "dpref/noise_mode.hpp"
 #include "dpref/params.hpp"
 #include "dpref/random/laplace.hpp"
 #include "dpref/random/philox_stream.hpp"
@@ -93,6 +104,11 @@ struct params {
   std::optional<long long> masg_n1;  ///< MASG first-stage length n_1 (absent: ⌈√κ ln 2^{p+2}⌉)
   bool allow_over_budget = false;    ///< run even if a fixed noise scale exceeds ε
   bool fstar = false;  ///< accel::run: also F* by a certified non-private solve (ACCEL.FSTAR)
+  /// How the noise is released (SEC.MODE): idealised (Laplace added in floating point) or
+  /// secure (lattice release, SEC.ACCEL; double only).
+  ::dpref::noise_mode release = ::dpref::noise_mode::idealised;
+  /// Secure mode: public clamp C of the gradient's coordinates; absent: 2^10 S₁ (S₁ = 2B public).
+  std::optional<Real> clamp;
 
   template <class V>
   void fields(V&& v) {
@@ -121,6 +137,12 @@ struct params {
       "= false)");
     v("fstar", fstar,
       "also report F* from a certified non-private solve (ACCEL.FSTAR; non-private)");
+    v("release", release,
+      "idealised (Laplace noise added in floating point) or secure (lattice release: the "
+      "guarantee holds for the released doubles; precision double only; SEC.ACCEL)");
+    v("clamp", clamp,
+      "release = secure: public bound C > 0 on each coordinate of the minibatch gradient "
+      "(clamped before the release; never from the data); absent: 2^10·S1");
   }
 
   /// The checks that need no problem.
@@ -148,6 +170,22 @@ struct params {
     if (E0) ch.nonnegative("E0", *E0);
     ch.at_least<long long>("masg_p", masg_p, 1, 60);
     if (masg_n1) ch.at_least<long long>("masg_n1", *masg_n1, 1, max_iterations);
+    if (release == ::dpref::noise_mode::secure) {
+      if constexpr (!std::is_same_v<Real, double>)
+        ch.fail("release",
+                "idealised unless the precision is double (the lattice release is defined on "
+                "doubles, spec/secure_release.md)",
+                std::string("secure"));
+      if (noise == noise_mode::none)
+        ch.fail("release", "idealised when noise = none (a non-private run releases no noise)",
+                std::string("secure"));
+    }
+    if (clamp) {
+      ch.positive("clamp", *clamp);
+      ch.require(release == ::dpref::noise_mode::secure, "clamp", "absent unless release = secure",
+                 *clamp);
+      ch.require(*clamp <= Real(1e300), "clamp", "<= 1e300", *clamp);
+    }
   }
 };
 
@@ -177,6 +215,8 @@ struct plan {
   method kind = method::gd;
   std::vector<Real> alpha, beta, b;
   std::vector<char> restart;  ///< set x_{t−1} = x_t before step t (MASG stage starts)
+  /// Secure mode: the lattice release of step t (one entry for a uniform plan, else T).
+  std::vector<mechanisms::snapped_laplace_params> snapped;
 };
 
 template <class Problem>
@@ -273,12 +313,105 @@ accounting::ledger<Real> calibrated_ledger(std::vector<Real>& b, bool uniform, c
   throw std::logic_error("accel: no noise scale certifies epsilon");
 }
 
+/// Secure mode (SEC.ACCEL): the lattice release of one step with (idealised) scale b: grid by
+/// secure::lattice_rule(Δ1, b, d, C) (coarse enough that b/2^k <= 2^52); calibrated: the
+/// smallest integer t with certified (Δ1 + d 2^k)/(2^k t) <= Δ1/b (rounded down), i.e. at most
+/// the idealised per-step ε₀; fixed: t = ⌈b/2^k⌉ (the ledger accounts what it costs).
+inline mechanisms::snapped_laplace_params snapped_step(double sens, double b, long long d, double C,
+                                                       bool calibrated) {
+  mechanisms::snapped_laplace_params sp;
+  sp.sensitivity = sens;
+  sp.dimension = d;
+  sp.clamp = C;
+  int eb = 0;
+  (void)std::frexp(b, &eb);  // b < 2^eb
+  const int k = secure::lattice_rule(sens, b, static_cast<double>(d), C, 20);
+  sp.grid_exponent = k > eb - 52 ? k : eb - 52;
+  std::int64_t t = 0;
+  if (calibrated) {
+    accounting::certifier<double> c;
+    const double eps0 = c.down(c.in(sens) / c.in(b));
+    t = accounting::snapped_laplace_grid_scale(sens, eps0, sp.grid_exponent, d);
+  } else {
+    t = secure::laplace_grid_scale(b, sp.grid_exponent);
+  }
+  sp.scale = std::ldexp(static_cast<double>(t), sp.grid_exponent);  // exact: t <= 2^52
+  sp.validate();
+  return sp;
+}
+
+/// The secure ledger (SEC.ACCEL): step_ledger with snapped_laplace events; fills pl.snapped.
+template <real_scalar Real>
+accounting::ledger<Real> snapped_ledger(const std::vector<Real>& b, bool uniform, const Real& S1,
+                                        long long n, long long m, long long d, const Real& C,
+                                        bool calibrated, plan<Real>& pl) {
+  if constexpr (!std::is_same_v<Real, double>) {
+    (void)b, (void)uniform, (void)S1, (void)n, (void)m, (void)d, (void)C, (void)calibrated,
+        (void)pl;
+    throw std::logic_error("accel: release = secure needs double");
+  } else {
+    accounting::certifier<Real> c;
+    const Real sens = c.up(c.in(S1) / accounting::work_real(m));
+    std::optional<accounting::subsampling<Real>> sampling;
+    if (m < n) {
+      accounting::subsampling<Real> s;
+      s.scheme = accounting::sampling_scheme::without_replacement;
+      s.sample_size = m;
+      s.population = n;
+      s.relation = accounting::neighbouring::replace_one;
+      sampling = s;
+    }
+    pl.snapped.clear();
+    accounting::ledger<Real> l;
+    const std::string what =
+        m < n ? "accel (2.7)-(2.8) + (3.3), secure: snapped Laplace on the clamped gradient of m "
+                "of n examples drawn without replacement, Δ1 = S1/m"
+              : "accel (2.8), secure: snapped Laplace on the clamped full gradient, Δ1 = S1/n";
+    const auto add = [&](const Real& scale, long long count, std::string label) {
+      pl.snapped.push_back(snapped_step(sens, scale, d, C, calibrated));
+      auto e = pl.snapped.back().template event<Real>(count, std::move(label));
+      e.sampling = sampling;
+      l.record(std::move(e));
+    };
+    if (uniform) {
+      if (!b.empty()) add(b.front(), static_cast<long long>(b.size()), what + ", every step");
+    } else {
+      for (std::size_t t = 0; t < b.size(); ++t)
+        add(b[t], 1, what + ", step t = " + std::to_string(t + 1));
+    }
+    return l;
+  }
+}
+
 /// Plans the privacy of the run (before any draw): r.privacy from the ledger of pl.b.
 template <real_scalar Real>
 void plan_steps(const params<Real>& p, bool uniform, const Real& S1, long long n, long long m,
-                plan<Real>& pl, result<Real>& r) {
+                plan<Real>& pl, result<Real>& r, long long d) {
   if (p.noise == noise_mode::none) {
     r.privacy = non_private<Real>();
+    return;
+  }
+  if (p.release == ::dpref::noise_mode::secure) {
+    const Real C = p.clamp ? *p.clamp : Real(1024) * S1;
+    const bool cal = p.noise == noise_mode::calibrated;
+    accounting::ledger<Real> l = snapped_ledger(pl.b, uniform, S1, n, m, d, C, cal, pl);
+    // calibrated: raise b_t by a few ulps while the rounding of the composition exceeds ε
+    for (int attempt = 0; cal && attempt < 48 && l.total().epsilon > p.epsilon; ++attempt) {
+      accounting::certifier<Real> c;
+      const accounting::work_real bump =
+          accounting::work_real(1) +
+          c.in(machine_epsilon<Real>()) * accounting::work_real(4LL << attempt);
+      for (Real& x : pl.b) x = c.up(c.in(x)*bump);
+      l = snapped_ledger(pl.b, uniform, S1, n, m, d, C, cal, pl);
+    }
+    r.privacy = plan_privacy(std::move(l),
+                             privacy_budget_request<Real>{p.epsilon, Real(0), p.allow_over_budget},
+                             "accel::run");
+    r.privacy.noise = ::dpref::noise_mode::secure;
+    // the scales actually used: t_t 2^k (t_t >= 1 grid steps)
+    for (std::size_t t = 0; t < pl.b.size(); ++t) pl.b[t] = Real(pl.snapped[uniform ? 0 : t].scale);
+    r.noise_scales = pl.b;
+    r.eps_spent = r.privacy.guarantee.epsilon;
     return;
   }
   auto l = p.noise == noise_mode::calibrated ? calibrated_ledger(pl.b, uniform, S1, n, m, p.epsilon)
@@ -294,32 +427,33 @@ void plan_steps(const params<Real>& p, bool uniform, const Real& S1, long long n
 /// Fixed: b = noise_scale. None: no noise.
 template <real_scalar Real>
 void uniform_noise(const params<Real>& p, const Real& S1, long long n, long long m, long long T,
-                   plan<Real>& pl, result<Real>& r) {
+                   plan<Real>& pl, result<Real>& r, long long d) {
   if (p.noise == noise_mode::none) {
     pl.b.assign(static_cast<std::size_t>(T), Real(0));
-    plan_steps(p, true, S1, n, m, pl, r);
+    plan_steps(p, true, S1, n, m, pl, r, d);
     return;
   }
   const Real b = p.noise == noise_mode::fixed ? *p.noise_scale : prop31(S1, p.epsilon, T, n, m).b;
   pl.b.assign(static_cast<std::size_t>(T), b);
-  plan_steps(p, true, S1, n, m, pl, r);
+  plan_steps(p, true, S1, n, m, pl, r, d);
 }
 
 /// Optimised split (Prop 4.2 / Remark 4.2): ε_t = a_t^{1/3}/Σ a^{1/3} · ε; b_t = S₁/(mε₀(ε_t))
 /// (= (4.5) at m = n); ledger: one event per step.
 template <real_scalar Real>
 void optimised_noise(const params<Real>& p, const Real& S1, long long n, long long m,
-                     const std::vector<Real>& weights, plan<Real>& pl, result<Real>& r) {
+                     const std::vector<Real>& weights, plan<Real>& pl, result<Real>& r,
+                     long long d) {
   const long long T = static_cast<long long>(weights.size());
   if (p.noise != noise_mode::calibrated) {
-    uniform_noise(p, S1, n, m, T, pl, r);
+    uniform_noise(p, S1, n, m, T, pl, r, d);
     return;
   }
   const auto opt = prop42(weights, S1, n, p.epsilon);
   pl.b.resize(weights.size());
   for (std::size_t t = 0; t < weights.size(); ++t)
     pl.b[t] = m == n ? opt.b[t] : prop31(S1, opt.eps[t], 1, n, m).b;
-  plan_steps(p, false, S1, n, m, pl, r);
+  plan_steps(p, false, S1, n, m, pl, r, d);
 }
 
 template <real_scalar Real>
@@ -376,8 +510,12 @@ result<Real> execute(const Problem& P, const params<Real>& p, long long m, const
     } else {
       P.gradient_into(y, g);
     }
-    if (pl.b[k] > Real(0))
+    if (!pl.snapped.empty()) {
+      if constexpr (std::is_same_v<Real, double>)  // SEC.ACCEL: g̃ = snapped (2.8)
+        g = mechanisms::snapped_laplace(s, g, pl.snapped[pl.snapped.size() == 1 ? 0 : k]);
+    } else if (pl.b[k] > Real(0)) {
       for (Eigen::Index i = 0; i < d; ++i) g[i] += laplace<Real>(s, pl.b[k]);  // (2.8)
+    }
     if (pl.kind == method::heavy_ball)
       xnew = x - a * g + be * (x - xprev);  // accel (3.1)
     else
@@ -422,7 +560,8 @@ result<Real> run_constant_momentum(method kind, bool check_nesterov_range, const
   r.alpha = a;
   r.beta = be;
   r.smoothness = public_L(problem, p);
-  uniform_noise(p, problem.l1_sensitivity(), problem.size(), m, p.iterations, pl, r);
+  uniform_noise(p, problem.l1_sensitivity(), problem.size(), m, p.iterations, pl, r,
+                static_cast<long long>(problem.dimension()));
   return execute(problem, p, m, pl, std::move(r), stream);
 }
 

@@ -24,7 +24,8 @@ result<Real> run(const Problem& problem, const params<Real>& p, const philox_str
   r.algorithm = algorithm_kind::gd;
   r.alpha = a;
   r.smoothness = detail::public_L(problem, p);
-  detail::uniform_noise(p, problem.l1_sensitivity(), problem.size(), m, p.iterations, pl, r);
+  detail::uniform_noise(p, problem.l1_sensitivity(), problem.size(), m, p.iterations, pl, r,
+                        static_cast<long long>(problem.dimension()));
   return detail::execute(problem, p, m, pl, std::move(r), stream);
 }
 

@@ -50,7 +50,8 @@ result<Real> run(const Problem& problem, const params<Real>& p, const philox_str
   r.smoothness = detail::public_L(problem, p);
   r.alpha = pl.alpha.front();
   r.beta = pl.beta.front();
-  detail::uniform_noise(p, problem.l1_sensitivity(), problem.size(), m, p.iterations, pl, r);
+  detail::uniform_noise(p, problem.l1_sensitivity(), problem.size(), m, p.iterations, pl, r,
+                        static_cast<long long>(problem.dimension()));
   return detail::execute(problem, p, m, pl, std::move(r), stream);
 }
 }  // namespace dp_masg

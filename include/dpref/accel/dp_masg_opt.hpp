@@ -31,7 +31,8 @@ result<Real> run(const Problem& problem, const params<Real>& p, const philox_str
   r.smoothness = L;
   r.alpha = pl.alpha.front();
   r.beta = pl.beta.front();
-  detail::optimised_noise(p, S1, problem.size(), m, w.a, pl, r);
+  detail::optimised_noise(p, S1, problem.size(), m, w.a, pl, r,
+                          static_cast<long long>(problem.dimension()));
   return detail::execute(problem, p, m, pl, std::move(r), stream);
 }
 

@@ -38,7 +38,8 @@ result<Real> run(const Problem& problem, const params<Real>& p, const philox_str
   r.smoothness = L;
   r.alpha = a;
   r.beta = be;
-  detail::optimised_noise(p, S1, problem.size(), m, nag_weights(T, mu, a, L), pl, r);
+  detail::optimised_noise(p, S1, problem.size(), m, nag_weights(T, mu, a, L), pl, r,
+                          static_cast<long long>(problem.dimension()));
   return detail::execute(problem, p, m, pl, std::move(r), stream);
 }
 

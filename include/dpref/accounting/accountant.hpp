@@ -327,6 +327,22 @@ event_part<Real> part_of(const event<Real>& e, const std::vector<Real>& orders) 
       c = on_integers(
           [&](const std::vector<Real>& o) { return subsampled_gaussian_rdp_wor(gamma, s, o); });
     }
+  } else if (const auto* sg = std::get_if<snapped_gaussian_mechanism<Real>>(&e.what);
+             sg && e.sampling && e.sampling->scheme == sampling_scheme::without_replacement) {
+    // SEC.ACC.GAUSS.WOR: WBK Theorem 9 depends on the base mechanism's RDP curve only; the
+    // snapped Gaussian's is αρ (SEC.ACC.GAUSS), that of the Gaussian of noise multiplier
+    // s = 1/√(2ρ) (s rounded down: every ε(j) rounded up).
+    using std::sqrt;
+    const Real rho = snapped_gaussian_rho(sg->sensitivity, sg->grid_exponent, sg->variance_num,
+                                          sg->variance_den, sg->dimension);
+    certifier<Real> cert;
+    const Real s = cert.down(1 / sqrt(2 * cert.in(rho)));
+    Real gamma = e.sampling->rate;
+    if (e.sampling->population > 0)
+      gamma = cert.up(work_real(e.sampling->sample_size) / work_real(e.sampling->population));
+    if (gamma > Real(1)) gamma = Real(1);  // the ratio m/n <= 1 (its rounding may exceed 1)
+    c = on_integers(
+        [&](const std::vector<Real>& o) { return subsampled_gaussian_rdp_wor(gamma, s, o); });
   } else if (e.sampling) {
     chk.require(e.sampling->scheme == sampling_scheme::poisson, "sampling.scheme",
                 "poisson for the RDP analysis of this mechanism (Zhu–Wang bound)",

@@ -26,6 +26,7 @@
 #include <array>
 #include <cmath>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <thread>
@@ -35,6 +36,7 @@
 
 #include "dpref/dda/problem.hpp"
 #include "dpref/error.hpp"
+#include "dpref/mechanisms/secure/snapped_gaussian.hpp"
 #include "dpref/network/gossip.hpp"
 #include "dpref/parallel/communicator.hpp"
 #include "dpref/parallel/exact_transfer.hpp"
@@ -75,6 +77,9 @@ struct algorithm_params {
   unsigned threads = 1;       ///< worker threads (results identical for any value)
   bool fast_noise = false;    ///< double only: dpref::fast::gaussian instead of the reference
   bool trace_nodes = false;   ///< snapshots also keep every x̃_i^(t) (d×n each)
+  /// Secure mode (SEC.DDA, double only): ζ = snapped_gaussian(ĝ) with these public parameters
+  /// instead of ĝ + ν (sigma is then ignored).
+  std::optional<mechanisms::snapped_gaussian_params> secure;
 };
 
 template <real_scalar Real>
@@ -326,7 +331,13 @@ result<Real> run_engine(const problem<Real, Features>& prob, const algorithm_par
       auto zj = zeta.col(j);
       zj.setZero();
       prob.add_subgradient(prob.record(j, rec), x.col(j), Real(1), zj);
-      if (p.sigma > Real(0)) {
+      if (p.secure) {
+        // SEC.DDA: ζ = 2^k (round(clamp(ĝ)/2^k) + Z), Z ~ N_Z(0, σ_g²) coordinate-wise (step 6)
+        if constexpr (std::is_same_v<Real, double>) {
+          const vector<double> ghat = zj;
+          zj = mechanisms::snapped_gaussian(s, ghat, *p.secure);
+        }
+      } else if (p.sigma > Real(0)) {
         if constexpr (std::is_same_v<Real, double>) {
           if (p.fast_noise) {
             for (Eigen::Index c = 0; c < d; ++c) zj[c] += fast::gaussian(s, p.sigma);

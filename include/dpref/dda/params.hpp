@@ -8,6 +8,8 @@
 //                                 (calibration (a), DDA-E4): over budget, needs
 //                                 allow_over_budget and is reported "budget_met": false
 //               = none            σ = 0: conventional (non-private) DDA, no guarantee
+// release = secure (spec/dda.md SEC.DDA; double, calibration rdp only): step 6 releases the
+// lattice Gaussian ζ = snapped_gaussian(ĝ) (clamp C = L, public), σ calibrated for its ledger.
 #pragma once
 
 #include <array>
@@ -17,6 +19,7 @@
 #include <utility>
 
 #include "dpref/dda/dp_dda.hpp"
+#include "dpref/noise_mode.hpp"
 #include "dpref/params.hpp"
 #include "dpref/scalar.hpp"
 
@@ -57,6 +60,7 @@ struct params {
   bool optimum = true;
   long long optimum_max_epochs = 3000;
   Real optimum_tolerance = Real(1) / 10000000;
+  noise_mode release = noise_mode::idealised;
 
   template <class V>
   void fields(V&& v) {
@@ -90,6 +94,9 @@ struct params {
     v("optimum_max_epochs", optimum_max_epochs, "epoch cap of the F* solve, in [1, 1e6]");
     v("optimum_tolerance", optimum_tolerance,
       "stop the F* solve when upper − lower <= this, in (0, 1)");
+    v("release", release,
+      "idealised (Gaussian noise added in floating point) or secure (lattice Gaussian: the "
+      "guarantee holds for the released doubles; double, calibration rdp; SEC.DDA)");
   }
 
   /// @throws invalid_parameter "dda::params.<field> must be <condition>, got <value>"
@@ -118,6 +125,18 @@ struct params {
     c.require(is_finite_value(optimum_tolerance) && optimum_tolerance > Real(0) &&
                   optimum_tolerance < Real(1),
               "optimum_tolerance", "in (0, 1)", optimum_tolerance);
+    if (release == noise_mode::secure) {
+      if constexpr (!std::is_same_v<Real, double>)
+        c.fail("release",
+               "idealised unless the precision is double (the lattice release is defined on "
+               "doubles, spec/secure_release.md)",
+               std::string("secure"));
+      c.require(calibration == calibration_kind::rdp, "release",
+                "idealised unless calibration = rdp (the secure ledger is calibrated by the "
+                "accountant; none releases no noise)",
+                std::string("secure"));
+      c.require(!fast_noise, "release", "idealised when fast_noise = true", std::string("secure"));
+    }
   }
 
   /// The engine's parameters at σ.

@@ -51,18 +51,15 @@ privacy_setup<Real> setup_of(const params<Real>& p, const Real& iota, long long 
   return s;
 }
 
-/// The ledger of a whole run at σ (see the file comment). @spec DDA.LEDGER
+/// The ledger of a whole run whose round is the event `round` (count 1, no sampling yet).
 template <real_scalar Real>
-accounting::ledger<Real> plan_ledger(const privacy_setup<Real>& s, const Real& sigma) {
+accounting::ledger<Real> plan_ledger_of(const privacy_setup<Real>& s,
+                                        accounting::event<Real> round) {
   accounting::accounting_options<Real> opt;
   opt.max_order = s.max_order;
-  accounting::gaussian_mechanism<Real> g;
-  g.sensitivity = 2 * s.lipschitz;  // Δ = 2L: replace-one changes ĝ by at most 2L
-  g.sigma = sigma;
   accounting::subsampling<Real> w;
   w.scheme = accounting::sampling_scheme::without_replacement;
   w.relation = accounting::neighbouring::replace_one;
-  accounting::event<Real> round = accounting::make_event<Real>(g);
   if (s.active_set_hidden) {
     w.rate = s.iota / Real(s.q_local);  // γ = ι/q (anonymous-multiset model only)
     round.count = s.T;
@@ -90,6 +87,47 @@ accounting::ledger<Real> plan_ledger(const privacy_setup<Real>& s, const Real& s
   accounting::ledger<Real> l(opt);
   l.record(std::move(round));
   return l;
+}
+
+/// The ledger of a whole run at σ (see the file comment). @spec DDA.LEDGER
+template <real_scalar Real>
+accounting::ledger<Real> plan_ledger(const privacy_setup<Real>& s, const Real& sigma) {
+  accounting::gaussian_mechanism<Real> g;
+  g.sensitivity = 2 * s.lipschitz;  // Δ = 2L: replace-one changes ĝ by at most 2L
+  g.sigma = sigma;
+  return plan_ledger_of(s, accounting::make_event<Real>(g));
+}
+
+/// Secure mode (SEC.DDA): the lattice Gaussian of one round at σ for d coordinates: Δ2 = 2L,
+/// clamp C = L (Assumption 3: ‖ĝ‖₂ <= L, so |ĝ_c| <= L and the clamp never binds on conforming
+/// records), grid of mechanisms::snapped_gaussian_grid_exponent.
+inline mechanisms::snapped_gaussian_params snapped_round(double lipschitz, double sigma,
+                                                         long long d) {
+  mechanisms::snapped_gaussian_params sp;
+  sp.sensitivity = 2 * lipschitz;
+  sp.sigma = sigma;
+  sp.dimension = d;
+  sp.clamp = lipschitz;
+  sp.grid_exponent =
+      mechanisms::snapped_gaussian_grid_exponent(sp.sensitivity, sigma, d, lipschitz);
+  return sp;
+}
+
+/// The secure ledger of a whole run at σ: plan_ledger with the snapped_gaussian round (inflated
+/// sensitivity 2L + √d 2^k, grid variance rounded up), accounted in RDP (WBK for the 1-of-q
+/// sample: SEC.ACC.GAUSS.WOR). @spec SEC.DDA
+inline accounting::ledger<double> plan_ledger_secure(const privacy_setup<double>& s,
+                                                     const double& sigma, long long d) {
+  return plan_ledger_of(s, snapped_round(s.lipschitz, sigma, d).event<double>());
+}
+
+/// σ of the secure mode: the smallest σ whose secure ledger meets (ε, δ). @spec SEC.DDA
+inline double calibrated_sigma_secure(const privacy_setup<double>& s, long long d) {
+  auto ok = [&](const double& sg) {
+    const auto g = plan_ledger_secure(s, sg, d).total();
+    return !(g.epsilon > s.eps) && !(g.delta > s.target_delta);
+  };
+  return accounting::smallest_satisfying<double>(ok, 2 * s.lipschitz, "dda::run", "sigma");
 }
 
 /// σ of the calibration `kind` (not none). rdp: the smallest σ whose plan_ledger the accountant
@@ -161,6 +199,28 @@ result<Real> run(const problem<Real, Features>& prob, const network& net, const 
   const privacy_setup<Real> s = setup_of(p, smp.iota(), prob.per_node());
   privacy_report<Real> privacy = non_private<Real>();
   Real sigma(0);
+  if constexpr (std::is_same_v<Real, double>) {
+    if (p.release == noise_mode::secure) {  // SEC.DDA: lattice Gaussian, planned before any draw
+      const auto d = static_cast<long long>(prob.dimension());
+      sigma = calibrated_sigma_secure(s, d);
+      privacy_budget_request<Real> req;
+      req.epsilon = p.epsilon;
+      req.delta = p.delta;
+      privacy = plan_privacy(plan_ledger_secure(s, sigma, d), req, "dda::run");
+      privacy.noise = noise_mode::secure;
+      algorithm_params<Real> e = p.engine(sigma);
+      e.secure = snapped_round(p.lipschitz, sigma, d);
+      result<Real> res = run_dp_dda(prob, smp, e, stream, comm);
+      res.privacy = std::move(privacy);
+      res.sigma = sigma;
+      res.calibration = "rdp";
+      res.status = dpref::status::completed;
+      res.iterations = p.iterations;
+      res.message = "dda Algorithm 1: T = " + std::to_string(p.iterations) +
+                    " rounds, secure (lattice Gaussian), sigma from calibration rdp";
+      return res;
+    }
+  }
   if (p.calibration != calibration_kind::none) {
     sigma = calibrated_sigma(s, p.calibration);
     privacy_budget_request<Real> req;

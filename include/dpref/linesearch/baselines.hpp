@@ -26,6 +26,8 @@
 #include <cmath>
 #include <cstddef>
 #include <numeric>
+#include <optional>
+#include <type_traits>
 #include <vector>
 
 #include "dpref/accounting/accountant.hpp"
@@ -35,6 +37,8 @@
 #include "dpref/linesearch/params.hpp"
 #include "dpref/linesearch/result.hpp"
 #include "dpref/linesearch/run_ledger.hpp"
+#include "dpref/mechanisms/secure/snapped_gaussian.hpp"
+#include "dpref/mechanisms/secure/snapped_vector_laplace.hpp"
 #include "dpref/random/laplace.hpp"
 #include "dpref/random/vector_laplace.hpp"
 #include "dpref/run/report.hpp"
@@ -54,6 +58,45 @@ accounting::ledger<Real> dp_sgd_plan(const params<Real>& p, const Real& sigma) {
   accounting::ledger<Real> l(detail::ledger_options(p));
   l.record(std::move(e));
   return l;
+}
+
+/// Secure DP-SGD (SEC.LINESEARCH): the lattice Gaussian of one step at σ: Δ2 = C_grad, clamp
+/// C = params.clamp or n·C_grad (every coordinate of a clipped sum of at most n gradients is
+/// within it), grid of mechanisms::snapped_gaussian_grid_exponent.
+inline mechanisms::snapped_gaussian_params dp_sgd_snapped(const params<double>& p, double sigma,
+                                                          long long n, long long d) {
+  mechanisms::snapped_gaussian_params sp;
+  sp.sensitivity = p.C_grad;
+  sp.sigma = sigma;
+  sp.dimension = d;
+  sp.clamp = p.clamp ? *p.clamp : static_cast<double>(n) * p.C_grad;
+  sp.grid_exponent = mechanisms::snapped_gaussian_grid_exponent(sp.sensitivity, sigma, d, sp.clamp);
+  return sp;
+}
+
+/// The secure plan: T snapped_gaussian events (inflated sensitivity C_grad + √d 2^k, grid
+/// variance rounded up) on the same Poisson(q) sample; the accountant amplifies them by the
+/// generic Zhu–Wang Poisson bound (the MTZ bound is for the continuous Gaussian only).
+/// @spec SEC.LINESEARCH
+inline accounting::ledger<double> dp_sgd_plan_secure(const params<double>& p, double sigma,
+                                                     long long n, long long d) {
+  accounting::event<double> e = dp_sgd_snapped(p, sigma, n, d)
+                                    .event<double>(p.iterations,
+                                                   "DP-SGD step, secure: lattice Gaussian of the "
+                                                   "clipped gradient sum on a Poisson sample");
+  e.sampling = detail::poisson_sampling(p.q);
+  accounting::ledger<double> l(detail::ledger_options(p));
+  l.record(std::move(e));
+  return l;
+}
+
+/// Smallest σ whose secure plan is within (ε, δ). @spec SEC.LINESEARCH
+inline double dp_sgd_sigma_secure(const params<double>& p, long long n, long long d) {
+  const auto ok = [&](const double& sigma) {
+    const auto g = dp_sgd_plan_secure(p, sigma, n, d).total();
+    return !(g.epsilon > p.epsilon) && !(g.delta > p.delta);
+  };
+  return accounting::smallest_satisfying<double>(ok, p.C_grad, "linesearch::params", "epsilon");
 }
 
 /// Smallest σ (rounded up, certified by the ledger's own accountant: the exact Poisson-subsampled
@@ -82,10 +125,25 @@ result<Real> dp_sgd(const Problem& P, const params<Real>& p, const philox_stream
         .require(p.w0->size() == d, "w0", "of the problem's dimension " + std::to_string(d),
                  p.w0->size());
   accounting::certifier<Real> c;
-  const Real sigma =
-      p.noise_multiplier ? c.up(c.in(*p.noise_multiplier) * c.in(p.C_grad)) : dp_sgd_sigma(p);
+  const bool secure = p.release == noise_mode::secure;
+  std::optional<mechanisms::snapped_gaussian_params> sp;
+  Real sigma(0);
   result<Real> res;
-  res.privacy = detail::final_privacy(dp_sgd_plan(p, sigma), p, "linesearch::run (DP-SGD)");
+  if constexpr (std::is_same_v<Real, double>) {
+    if (secure) {  // SEC.LINESEARCH: planned and checked before any draw
+      const auto nn = static_cast<long long>(n), dd = static_cast<long long>(d);
+      sigma = p.noise_multiplier ? c.up(c.in(*p.noise_multiplier) * c.in(p.C_grad))
+                                 : dp_sgd_sigma_secure(p, nn, dd);
+      res.privacy = detail::final_privacy(dp_sgd_plan_secure(p, sigma, nn, dd), p,
+                                          "linesearch::run (DP-SGD, secure)");
+      res.privacy.noise = noise_mode::secure;
+      sp = dp_sgd_snapped(p, sigma, nn, dd);
+    }
+  }
+  if (!secure) {
+    sigma = p.noise_multiplier ? c.up(c.in(*p.noise_multiplier) * c.in(p.C_grad)) : dp_sgd_sigma(p);
+    res.privacy = detail::final_privacy(dp_sgd_plan(p, sigma), p, "linesearch::run (DP-SGD)");
+  }
   const accounting::gaussian_mechanism<Real> m{p.C_grad, sigma};
   res.noise_multiplier = c.down(c.in(sigma) / c.in(p.C_grad));
   const Real nbar = p.q * Real(static_cast<long long>(n));
@@ -98,7 +156,14 @@ result<Real> dp_sgd(const Problem& P, const params<Real>& p, const philox_stream
     philox_stream st = stream.substream(static_cast<std::uint64_t>(t));
     poisson_batch(st, n, p.q, batch);
     P.clipped_gradient_sum(w, batch, m.sensitivity, g);
-    add_gaussian_noise(st, g, m);
+    if constexpr (std::is_same_v<Real, double>) {
+      if (sp)  // SEC.LINESEARCH: the released sum is the lattice Gaussian
+        g = mechanisms::snapped_gaussian(st, g, *sp);
+      else
+        add_gaussian_noise(st, g, m);
+    } else {
+      add_gaussian_noise(st, g, m);
+    }
     const vector<Real> next = w - (p.sgd_eta / nbar) * g;
     if (!next.allFinite()) {
       res.status = status::diverged;
@@ -294,8 +359,7 @@ smooth_minimum<Real> minimize_smooth(const problems::linear_erm<Real>& P, const 
     Real step(1), f1(0);
     const Real f0 = obj(w), slope = gr.dot(p);
     int b = 0;
-    for (; b < 60 && (f1 = obj(vector<Real>(w + step * p))) > f0 + step * slope / 4; ++b)
-      step /= 2;
+    for (; b < 60 && (f1 = obj(vector<Real>(w + step * p))) > f0 + step * slope / 4; ++b) step /= 2;
     if (b == 60 || !(f1 < f0)) {  // no decrease at working precision: converged
       out.converged = true;
       break;
@@ -381,6 +445,29 @@ result<Real> output_perturbation(const problems::linear_erm<Real>& P0, const par
   detail::require_chaudhuri(P0, R, "output_perturbation");
   const problems::linear_erm<Real> P = detail::rows_within(P0, R);
   const Real sens = output_perturbation_sensitivity(R, static_cast<long long>(P.size()), P.mu());
+  if constexpr (std::is_same_v<Real, double>) {
+    if (p.release == noise_mode::secure) {
+      // SEC.LINESEARCH: w* released by the lattice ℓ2-Laplace; clamp C = params.clamp or R/μ
+      // (‖w*‖ <= R/μ for a 1-Lipschitz loss: μw* = −(1/n)Σ ℓ′ y_i x_i), t the smallest
+      // integer scale certifying ε with the inflated sensitivity Δ2 + √d 2^k
+      const long long d = static_cast<long long>(P.dimension());
+      const double C = p.clamp ? *p.clamp : std::nextafter(R / P.mu(), 1e308);  // R/μ, up
+      const auto sp = mechanisms::snapped_vector_laplace_for(sens, p.epsilon, d, C);
+      accounting::ledger<Real> l(detail::ledger_options(p));
+      l.record(sp.template event<double>(
+          1, "output perturbation, secure: lattice l2-Laplace of the minimiser, replace-one"));
+      result<Real> res;
+      res.privacy = detail::final_privacy(std::move(l), p, "linesearch::run (OUTPERT, secure)");
+      res.privacy.noise = noise_mode::secure;
+      res.noise_scale = sp.scale;
+      philox_stream s = stream.substream(0);
+      const vector<Real> zero = vector<Real>::Zero(P.dimension());
+      res.w = mechanisms::snapped_vector_laplace(s, minimize_smooth(P, zero, Real(0)).w, sp);
+      res.status = status::completed;
+      res.message = "minimiser released by the lattice l2-Laplace (secure)";
+      return res;
+    }
+  }
   const auto plan_of = [&](const Real& scale) {
     accounting::ledger<Real> l(detail::ledger_options(p));
     l.record(accounting::make_event<Real>(
@@ -408,12 +495,11 @@ result<Real> output_perturbation(const problems::linear_erm<Real>& P0, const par
 /// c/(n(e^{ε/4} − 1)) − Λ′ (rounded up), ε′ = ε/2. @spec LS.OBJPERT
 template <real_scalar Real>
 std::pair<Real, Real> objective_perturbation_constants(const Real& eps, const Real& c_bound,
-                                                       long long n, const Real& mu,
-                                                       const Real& R) {
+                                                       long long n, const Real& mu, const Real& R) {
   accounting::certifier<Real> c;
   using std::exp;
   using std::log;
-  const accounting::work_real lam = c.in(mu) / (c.in(R) * c.in(R));
+  const accounting::work_real lam = c.in(mu) / (c.in(R)*c.in(R));
   const accounting::work_real u = c.in(c_bound) / (accounting::work_real(n) * lam);
   const accounting::work_real e = c.in(eps);
   Real eps_p = c.down(e - log(1 + 2 * u + u * u));

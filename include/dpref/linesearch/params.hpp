@@ -20,12 +20,14 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
 #include "dpref/accounting/svt.hpp"
 #include "dpref/io/fields.hpp"
 #include "dpref/linesearch/noisy_btls.hpp"
+#include "dpref/noise_mode.hpp"
 #include "dpref/params.hpp"
 #include "dpref/problems/margin_losses.hpp"
 #include "dpref/scalar.hpp"
@@ -120,44 +122,50 @@ using update_observer = std::function<void(long long, const vector<Real>&)>;
 template <real_scalar Real>
 struct params {
   linesearch::algorithm algorithm = linesearch::algorithm::blsgd;
-  Real epsilon = Real(1) / 5;         ///< requested ε (a bound; §5.6 headline ε = 0.2)
-  Real delta = Real(1) / 100000000;   ///< requested δ (§5.4: 1e-8)
-  bool allow_over_budget = false;     ///< paper-reproduction modes only (see validate)
-  long long max_order = 500;          ///< RDP orders 2..max_order (§4.3)
-  Real q = Real(1) / 10;              ///< Poisson sampling ratio (blsgd, blsgd_ac, dpsgd)
-  Real C_grad = Real(3);              ///< gradient clipping threshold (6) = ℓ2 sensitivity
-  Real C_obj = Real(1);               ///< objective clipping threshold (Theorem 1, LS-E2) = Δ_q
-  Real xi = Real(3) / 10;             ///< budget increase rate ξ
-  Real alpha = Real(1) / 2;           ///< Armijo α of (2)
-  Real beta = Real(4) / 5;            ///< backtracking factor β
-  long long max_it = 20;              ///< NOISYBTLS queries per call (not in the paper)
+  Real epsilon = Real(1) / 5;        ///< requested ε (a bound; §5.6 headline ε = 0.2)
+  Real delta = Real(1) / 100000000;  ///< requested δ (§5.4: 1e-8)
+  bool allow_over_budget = false;    ///< paper-reproduction modes only (see validate)
+  long long max_order = 500;         ///< RDP orders 2..max_order (§4.3)
+  Real q = Real(1) / 10;             ///< Poisson sampling ratio (blsgd, blsgd_ac, dpsgd)
+  Real C_grad = Real(3);             ///< gradient clipping threshold (6) = ℓ2 sensitivity
+  Real C_obj = Real(1);              ///< objective clipping threshold (Theorem 1, LS-E2) = Δ_q
+  Real xi = Real(3) / 10;            ///< budget increase rate ξ
+  Real alpha = Real(1) / 2;          ///< Armijo α of (2)
+  Real beta = Real(4) / 5;           ///< backtracking factor β
+  long long max_it = 20;             ///< NOISYBTLS queries per call (not in the paper)
   btls_noise noise = btls_noise::laplace;
-  bool fallback_min_step = false;     ///< §5.7: β^max_it·η0 instead of 0 (fixed plan of T steps)
-  long long tau = 10;                 ///< intelligent backtracking period τ (§4.2)
-  Real varsigma = Real(6) / 5;        ///< ς (§4.2)
-  Real phi_max = Real(11) / 10;       ///< φ_max of (8)
-  Real phi_min = Real(1) / 2;         ///< φ_min of (8)
-  Real psi = Real(4) / 5;             ///< ψ of (7)
-  Real zeta = Real(1) / 20;           ///< ζ of (9) (blsgd_ac)
+  bool fallback_min_step = false;  ///< §5.7: β^max_it·η0 instead of 0 (fixed plan of T steps)
+  long long tau = 10;              ///< intelligent backtracking period τ (§4.2)
+  Real varsigma = Real(6) / 5;     ///< ς (§4.2)
+  Real phi_max = Real(11) / 10;    ///< φ_max of (8)
+  Real phi_min = Real(1) / 2;      ///< φ_min of (8)
+  Real psi = Real(4) / 5;          ///< ψ of (7)
+  Real zeta = Real(1) / 20;        ///< ζ of (9) (blsgd_ac)
   Real eps_iter_divisor = Real(100);  ///< ε_iter = ε/100 = ε/(2·50) (§5.4)
   Real eta0 = Real(1);                ///< initial step size η0 (public; not in the paper)
   budget_strategy strategy = budget_strategy::adaptive;
   accounting::svt_bound svt_bound = accounting::svt_bound::proven;  ///< filter's SVT bound
   linesearch::batch_accounting batch_accounting = linesearch::batch_accounting::joint;
-  bool armijo_mean_scaling = false;  ///< Armijo term × m̄ (the sum form of (2))
-  std::optional<Real> rho_grad0;     ///< initial ρ_grad (absent: ε_iter²/2, §5.4)
-  std::optional<Real> ls_budget0;    ///< initial ε_BT / ρ_BT (absent: ε_iter / ε_iter²/2)
-  std::optional<vector<Real>> w0;    ///< data-independent start (absent: 0)
-  long long max_iterations = 1000000;  ///< safety cap of the adaptive algorithms
-  long long iterations = 50;           ///< T: DP-SGD's steps; DP-BLSGD's with fallback_min_step
-  bool trace = false;                  ///< record the selected steps and F(w_t) (non-private)
-  Real sgd_eta = Real(1);              ///< DP-SGD's fixed step size (public)
+  bool armijo_mean_scaling = false;      ///< Armijo term × m̄ (the sum form of (2))
+  std::optional<Real> rho_grad0;         ///< initial ρ_grad (absent: ε_iter²/2, §5.4)
+  std::optional<Real> ls_budget0;        ///< initial ε_BT / ρ_BT (absent: ε_iter / ε_iter²/2)
+  std::optional<vector<Real>> w0;        ///< data-independent start (absent: 0)
+  long long max_iterations = 1000000;    ///< safety cap of the adaptive algorithms
+  long long iterations = 50;             ///< T: DP-SGD's steps; DP-BLSGD's with fallback_min_step
+  bool trace = false;                    ///< record the selected steps and F(w_t) (non-private)
+  Real sgd_eta = Real(1);                ///< DP-SGD's fixed step size (public)
   std::optional<Real> noise_multiplier;  ///< DP-SGD's s (absent: the smallest certified one)
   Real gamma = Real(1) / 10;             ///< DP-AGD's budget increase rate
   Real max_step = Real(2);               ///< DP-AGD's initial α_max
   long long candidates = 20;             ///< DP-AGD: |Φ| − 1
   std::optional<Real> R;  ///< outpert/objpert: public bound on ‖x‖₂ (absent: √d, x ∈ [0,1]^d)
-  bool force = false;     ///< lift the work bounds (iterations, orders); memory bounds stay
+  bool force = false;  ///< lift the work bounds (iterations, orders); memory bounds stay
+  /// How the noise is released (SEC.MODE; spec/linesearch.md SEC.LINESEARCH): secure is
+  /// implemented for dpsgd and outpert (double only) and refused for the other algorithms.
+  noise_mode release = noise_mode::idealised;
+  /// Secure mode: public clamp C of the released query's coordinates (dpsgd: the clipped
+  /// gradient sum, absent: n·C_grad; outpert: the minimiser, absent: R/μ).
+  std::optional<Real> clamp;
 
   /// Runtime hooks (not fields): observer after every update; progress text (stderr in the CLI).
   update_observer<Real> observer{};
@@ -207,7 +215,8 @@ struct params {
       "cap on the iterations of the adaptive algorithms (<= 1e7, or more with force)");
     v("iterations", iterations,
       "T: DP-SGD's steps, DP-BLSGD's with fallback_min_step (<= 1e6, or more with force)");
-    v("trace", trace, "record the selected steps and the (non-private) objective after each update");
+    v("trace", trace,
+      "record the selected steps and the (non-private) objective after each update");
     v("sgd_eta", sgd_eta, "DP-SGD's fixed step size in (0, 1e6]");
     v("noise_multiplier", noise_multiplier,
       "DP-SGD's noise multiplier s > 0 (absent: the smallest whose certified ε <= epsilon)");
@@ -216,6 +225,12 @@ struct params {
     v("candidates", candidates, "DP-AGD: number of non-zero candidate steps in [1, 10000]");
     v("R", R, "outpert/objpert: public bound on ‖x‖₂ > 0 (absent: √d, features in [0, 1]^d)");
     v("force", force, "lift the work bounds on iterations and orders (memory bounds stay)");
+    v("release", release,
+      "idealised (noise added in floating point) or secure (lattice release: the guarantee "
+      "holds for the released doubles; dpsgd and outpert, precision double; SEC.LINESEARCH)");
+    v("clamp", clamp,
+      "release = secure: public bound C > 0 on each released coordinate (absent: n·C_grad for "
+      "dpsgd's clipped sum, R/μ for outpert's minimiser)");
   }
 
   /// @throws invalid_parameter "linesearch::params.<field> must be <condition>, got <value>"
@@ -231,7 +246,8 @@ struct params {
     };
     open_closed("epsilon", epsilon, Real(0), Real(1000000), "finite and in (0, 1e6]");
     open("delta", delta, "in (0, 1)");
-    c.at_least<long long>("max_order", max_order, 2, force ? max_order_bound : max_order_work_bound);
+    c.at_least<long long>("max_order", max_order, 2,
+                          force ? max_order_bound : max_order_work_bound);
     c.rate("q", q);
     open_closed("C_grad", C_grad, Real(0), Real(1e12), "finite and in (0, 1e12]");
     open_closed("C_obj", C_obj, Real(0), Real(1e12), "finite and in (0, 1e12]");
@@ -265,6 +281,23 @@ struct params {
     open_closed("max_step", max_step, Real(0), Real(1000000), "in (0, 1e6]");
     c.at_least<long long>("candidates", candidates, 1, 10000);
     if (R) open_closed("R", *R, Real(0), Real(1e12), "in (0, 1e12]");
+    if (release == noise_mode::secure) {
+      if constexpr (!std::is_same_v<Real, double>)
+        c.fail("release",
+               "idealised unless the precision is double (the lattice release is defined on "
+               "doubles, spec/secure_release.md)",
+               std::string("secure"));
+      c.require(
+          algorithm == linesearch::algorithm::dpsgd || algorithm == linesearch::algorithm::outpert,
+          "release",
+          "idealised unless algorithm is dpsgd or outpert (secure mode of the other "
+          "algorithms is not implemented; nonprivate and majority release no noise)",
+          std::string("secure"));
+    }
+    if (clamp) {
+      open_closed("clamp", *clamp, Real(0), Real(1e300), "in (0, 1e300]");
+      c.require(release == noise_mode::secure, "clamp", "absent unless release = secure", *clamp);
+    }
     // Paper-reproduction modes (ARCH.BUDGET): the paper's SVT bound (4)/(5) is unproven (LS-E1)
     // and §4.3's separate amplification under-counts (LS.BATCH); as budget filters they can let
     // the certified guarantee exceed the request, so they must be asked for explicitly.
