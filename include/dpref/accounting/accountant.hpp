@@ -324,6 +324,7 @@ event_part<Real> part_of(const event<Real>& e, const std::vector<Real>& orders) 
       Real gamma = e.sampling->rate;
       if (e.sampling->population > 0)
         gamma = cert.up(work_real(e.sampling->sample_size) / work_real(e.sampling->population));
+      if (gamma > Real(1)) gamma = Real(1);  // m/n <= 1; its upward rounding may exceed 1 (m = n)
       c = on_integers(
           [&](const std::vector<Real>& o) { return subsampled_gaussian_rdp_wor(gamma, s, o); });
     }
