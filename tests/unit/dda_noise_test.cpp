@@ -82,7 +82,9 @@ measured draw(double lipschitz, bool fast, std::uint64_t seed) {
   for (int k = 0; k < kRuns; ++k) {
     const auto e =
         dda::run_dp_dda(prob, sampler, engine, philox_stream(seed, static_cast<std::uint64_t>(k)));
-    if (k == 0) EXPECT_EQ(e.z, r.z) << "dda::run releases what its engine draws";
+    if (k == 0) {
+      EXPECT_EQ(e.z, r.z) << "dda::run releases what its engine draws";
+    }
     const vector<double> sum = e.z.rowwise().sum();
     for (Eigen::Index c = 0; c < sum.size(); ++c) m.sample.push_back(sum[c] / std::sqrt(2.0));
   }
