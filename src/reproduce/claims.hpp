@@ -6,6 +6,7 @@
 
 #include <chrono>
 #include <cmath>
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <string>
@@ -129,6 +130,28 @@ inline double sign_tail(int n, int k) {
     s += c;
   }
   return s / std::pow(2.0, n);
+}
+
+/// The utility cost of secure mode (spec/reproduce.md, the SEC.*.COST rule): paired runs with
+/// the same streams give idealised values a_r and secure values b_r; r = mean(b)/mean(a) and its
+/// standard error se = SE(mean of b_r − a_r)/mean(a). A claim "cost <= c" is not reproduced only
+/// when r − 5·se > c (false alarm <= P[N(0,1) > 5] ≈ 2.9e-7 when the true ratio is <= c).
+struct cost_ratio {
+  double mean_idealised = 0, mean_secure = 0, ratio = 0, se = 0;
+};
+inline cost_ratio paired_cost_ratio(const std::vector<double>& idealised,
+                                    const std::vector<double>& secure) {
+  const double n = static_cast<double>(idealised.size());
+  cost_ratio c;
+  for (std::size_t r = 0; r < idealised.size(); ++r)
+    c.mean_idealised += idealised[r], c.mean_secure += secure[r];
+  c.mean_idealised /= n, c.mean_secure /= n;
+  double v = 0;
+  for (std::size_t r = 0; r < idealised.size(); ++r)
+    v += std::pow(secure[r] - idealised[r] - (c.mean_secure - c.mean_idealised), 2);
+  c.ratio = c.mean_secure / c.mean_idealised;
+  c.se = std::sqrt(v / (n - 1) / n) / c.mean_idealised;
+  return c;
 }
 
 /// Seconds since t0.

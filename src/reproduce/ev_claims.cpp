@@ -299,15 +299,8 @@ void secure_mode(const options& o, results& out) {
       }
     }
   }
-  const double n = static_cast<double>(runs);
-  double mi = 0, ms = 0;
-  for (std::size_t r = 0; r < sub_i.size(); ++r) mi += sub_i[r], ms += sub_s[r];
-  mi /= n, ms /= n;
-  const double md = ms - mi;
-  double ss = 0;
-  for (std::size_t r = 0; r < sub_i.size(); ++r) ss += std::pow(sub_s[r] - sub_i[r] - md, 2);
-  const double se_d = std::sqrt(ss / (n - 1) / n);
-  const double ratio = ms / mi, se_ratio = se_d / mi;
+  const cost_ratio cr = paired_cost_ratio(sub_i, sub_s);
+  const double mi = cr.mean_idealised, ms = cr.mean_secure, ratio = cr.ratio, se_ratio = cr.se;
   claim c;
   c.id = "SEC.EV";
   c.paper = "ev";

@@ -143,13 +143,8 @@ void secure_mode(const options& o, results& out) {
         }
       }
     }
-    const double n = static_cast<double>(runs);
-    double mi = 0, msec = 0;
-    for (std::size_t r = 0; r < si.size(); ++r) mi += si[r], msec += ss[r];
-    mi /= n, msec /= n;
-    double v = 0;
-    for (std::size_t r = 0; r < si.size(); ++r) v += std::pow(ss[r] - si[r] - (msec - mi), 2);
-    const double se_ratio = std::sqrt(v / (n - 1) / n) / mi, ratio = msec / mi;
+    const cost_ratio cr = paired_cost_ratio(si, ss);
+    const double mi = cr.mean_idealised, msec = cr.mean_secure, se_ratio = cr.se, ratio = cr.ratio;
     worst_low = std::max(worst_low, ratio - 5 * se_ratio);
     const std::string tag = ms ? "MS" : "MP";
     nums.push_back({"ratio_" + tag, ratio});

@@ -20,20 +20,12 @@
 #include "dpref/ev/json.hpp"
 #include "dpref/geometry/capped_simplex.hpp"
 #include "dpref/random.hpp"
+#include "support/messages.hpp"
 
 namespace dpref {
 namespace {
 
-/// The message of the exception f throws ("(no exception)" otherwise).
-template <class F>
-std::string message_of(F&& f) {
-  try {
-    f();
-  } catch (const std::exception& e) {
-    return e.what();
-  }
-  return "(no exception)";
-}
+using dpref::test::message_of;
 
 /// A small instance: T slots, n users, m = n households, caps 3.3 w.p. 1/2, E ~ U[2, 5].
 ev::problem<double> small_problem(std::uint64_t seed, Eigen::Index t, Eigen::Index n,

@@ -15,6 +15,7 @@
 #include "dpref/linesearch/linesearch.hpp"
 #include "dpref/linesearch/mlp_study.hpp"
 #include "dpref/linesearch/study.hpp"
+#include "support/messages.hpp"
 #include "synthetic_erm.hpp"
 
 namespace {
@@ -23,15 +24,7 @@ using namespace dpref;
 namespace ls = dpref::linesearch;
 namespace acc = dpref::accounting;
 
-template <class F>
-std::string message_of(F&& f) {
-  try {
-    f();
-  } catch (const std::exception& e) {
-    return e.what();
-  }
-  return "(no exception)";
-}
+using dpref::test::message_of;
 
 ls::problem<double> small_problem(Eigen::Index n = 1200, Eigen::Index d = 3,
                                   std::uint64_t seed = 3) {
@@ -102,28 +95,30 @@ TEST(LS_API, RunJsonNamesTheFlagOrTheJsonPath) {
   flags.set_display_name("/params/epsilon", "--epsilon");
   EXPECT_EQ(message_of([&] { (void)ls::run_json<double>(flags); }),
             "--epsilon: linesearch::params.epsilon must be finite and in (0, 1e6], got -2");
-  const io::document file = io::document::parse(
-      R"({"problem": {"synthetic_n": 0}, "params": {}})", "cfg.json");
+  const io::document file =
+      io::document::parse(R"({"problem": {"synthetic_n": 0}, "params": {}})", "cfg.json");
   EXPECT_EQ(message_of([&] { (void)ls::run_json<double>(file); }),
             "cfg.json: /problem/synthetic_n: linesearch::problem.synthetic_n must be >= 1 and <= "
             "10000000, got 0");
-  const io::document unknown =
-      io::document::parse(R"({"params": {"epsilom": 1}})", "cfg.json");
-  EXPECT_NE(message_of([&] { (void)ls::run_json<double>(unknown); })
-                .find("cfg.json: /params has unknown key \"epsilom\""),
+  const io::document unknown = io::document::parse(R"({"params": {"epsilom": 1}})", "cfg.json");
+  EXPECT_NE(message_of([&] {
+              (void)ls::run_json<double>(unknown);
+            }).find("cfg.json: /params has unknown key \"epsilom\""),
             std::string::npos);
   const io::document bad_enum =
       io::document::parse(R"({"params": {"algorithm": "sgd"}})", "cfg.json");
-  EXPECT_NE(message_of([&] { (void)ls::run_json<double>(bad_enum); })
-                .find("cfg.json: /params/algorithm must be one of blsgd, blsgd_ac, blgd"),
+  EXPECT_NE(message_of([&] {
+              (void)ls::run_json<double>(bad_enum);
+            }).find("cfg.json: /params/algorithm must be one of blsgd, blsgd_ac, blgd"),
             std::string::npos);
   // an unattainable request is refused before the run, naming the field
   const io::document tiny = io::document::parse(
       R"({"problem": {"synthetic_n": 100, "synthetic_d": 2},
           "params": {"epsilon": 0.01, "max_order": 16}})",
       "cfg.json");
-  EXPECT_NE(message_of([&] { (void)ls::run_json<double>(tiny); })
-                .find("cfg.json: /params/epsilon: linesearch::params.epsilon must be attainable"),
+  EXPECT_NE(message_of([&] {
+              (void)ls::run_json<double>(tiny);
+            }).find("cfg.json: /params/epsilon: linesearch::params.epsilon must be attainable"),
             std::string::npos);
 }
 
@@ -157,12 +152,10 @@ TEST(LS_API, StatusFollowsTheDocumentedCriteria) {
   EXPECT_EQ(ls::run(P, small(ls::algorithm::dpsgd), philox_stream(1)).status, status::completed);
   EXPECT_EQ(ls::run(P, small(ls::algorithm::dpagd), philox_stream(1)).status,
             status::budget_exhausted);
-  EXPECT_EQ(ls::run(P, small(ls::algorithm::outpert), philox_stream(1)).status,
-            status::completed);
+  EXPECT_EQ(ls::run(P, small(ls::algorithm::outpert), philox_stream(1)).status, status::completed);
   EXPECT_EQ(ls::run(P, small(ls::algorithm::nonprivate), philox_stream(1)).status,
             status::converged);
-  EXPECT_EQ(ls::run(P, small(ls::algorithm::majority), philox_stream(1)).status,
-            status::completed);
+  EXPECT_EQ(ls::run(P, small(ls::algorithm::majority), philox_stream(1)).status, status::completed);
 }
 
 TEST(LS_API, NonPrivateBaselinesClaimNoGuarantee) {
@@ -173,7 +166,7 @@ TEST(LS_API, NonPrivateBaselinesClaimNoGuarantee) {
     const auto r = ls::run(P, cfg.params, philox_stream(1));
     const io::json j = ls::result_json(cfg, r);
     EXPECT_EQ(j["privacy"], (io::json{{"private", false}}));  // never "epsilon": 0
-    EXPECT_TRUE(j["iterates"].empty());                        // nothing released privately
+    EXPECT_TRUE(j["iterates"].empty());                       // nothing released privately
     EXPECT_TRUE(j["non_private"].contains("training_accuracy"));
   }
   // private runs: the objective and accuracy are labelled non-private diagnostics
@@ -223,21 +216,18 @@ TEST(LS_PUBLIC, PublicConstantsAreWhatTheRunUsesNotTheData) {
   // OUTPERT / OBJPERT: the public R (absent: √d) sets the noise, whatever the row norms.
   auto o = small(ls::algorithm::outpert);
   const auto ro = ls::run(Q, o, philox_stream(3));
-  EXPECT_NEAR(*ro.noise_scale, 2 * std::sqrt(3.0) / (1200 * 1e-3 * 1.0),
-              1e-12 * *ro.noise_scale);
+  EXPECT_NEAR(*ro.noise_scale, 2 * std::sqrt(3.0) / (1200 * 1e-3 * 1.0), 1e-12 * *ro.noise_scale);
   o.R = 0.25;
-  EXPECT_NEAR(*ls::run(Q, o, philox_stream(3)).noise_scale, 2 * 0.25 / (1200 * 1e-3),
-              1e-12);
+  EXPECT_NEAR(*ls::run(Q, o, philox_stream(3)).noise_scale, 2 * 0.25 / (1200 * 1e-3), 1e-12);
 }
 
 TEST(LS_PUBLIC, EveryCaseTheCliRefusedIsRefusedByTheLibrary) {
   const auto P = small_problem();
   // unknown algorithm / noise / strategy / bound names (the old CLI checked them by hand)
-  for (const char* text : {R"({"params": {"algorithm": "nope"}})", R"({"params": {"noise": "x"}})",
-                           R"({"params": {"strategy": "adap"}})",
-                           R"({"params": {"svt_bound": "paper"}})",
-                           R"({"params": {"batch_accounting": "per-call"}})",
-                           R"({"problem": {"loss": "huber"}})"})
+  for (const char* text :
+       {R"({"params": {"algorithm": "nope"}})", R"({"params": {"noise": "x"}})",
+        R"({"params": {"strategy": "adap"}})", R"({"params": {"svt_bound": "paper"}})",
+        R"({"params": {"batch_accounting": "per-call"}})", R"({"problem": {"loss": "huber"}})"})
     EXPECT_THROW((void)ls::run_json<double>(io::document::parse(text, "x.json")),
                  std::invalid_argument)
         << text;

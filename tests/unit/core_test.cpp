@@ -12,6 +12,7 @@
 #include "dpref/params.hpp"
 #include "dpref/status.hpp"
 #include "support/generators.hpp"
+#include "support/messages.hpp"
 #include "support/scalars.hpp"
 
 namespace {
@@ -20,15 +21,7 @@ using namespace dpref;
 using dpref::io::document;
 using dpref::io::node;
 
-template <class F>
-std::string message_of(F&& f) {
-  try {
-    f();
-  } catch (const std::exception& e) {
-    return e.what();
-  }
-  return "(no exception)";
-}
+using dpref::test::message_of;
 
 TEST(ARCH_STATUS, NamesRoundTripAndUnknownNamesAreRefused) {
   for (const auto& [s, name] : status_names) {

@@ -14,19 +14,12 @@
 #include "dpref/accounting/ledger_json.hpp"
 #include "dpref/dda/run_json.hpp"
 #include "dpref/io/json.hpp"
+#include "support/messages.hpp"
 
 namespace dpref {
 namespace {
 
-template <class F>
-std::string message_of(F&& f) {
-  try {
-    f();
-  } catch (const std::exception& e) {
-    return e.what();
-  }
-  return "(no exception)";
-}
+using dpref::test::message_of;
 
 /// n = 10 nodes, q = 40 records per node, d = 5, records of norm <= `scale` (<= 1).
 dda::problem<double> small_problem(double scale = 1.0, int nodes = 10) {

@@ -9,21 +9,14 @@
 
 #include "dpref/accounting/accounting.hpp"
 #include "dpref/accounting/ledger_json.hpp"
+#include "support/messages.hpp"
 
 namespace {
 
 using namespace dpref;
 using namespace dpref::accounting;
 
-template <class F>
-std::string message_of(F&& f) {
-  try {
-    f();
-  } catch (const std::exception& e) {
-    return e.what();
-  }
-  return "(no exception)";
-}
+using dpref::test::message_of;
 
 template <class R>
 event<R> gradient_and_searches(const R& q, long long searches, long long count) {

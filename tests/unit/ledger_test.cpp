@@ -9,6 +9,7 @@
 #include "dpref/accounting/accounting.hpp"
 #include "dpref/accounting/ledger_json.hpp"
 #include "dpref/parallel/worker_scope.hpp"
+#include "support/messages.hpp"
 #include "support/scalars.hpp"
 
 namespace {
@@ -16,15 +17,7 @@ namespace {
 using namespace dpref;
 using namespace dpref::accounting;
 
-template <class F>
-std::string message_of(F&& f) {
-  try {
-    f();
-  } catch (const std::exception& e) {
-    return e.what();
-  }
-  return "(no exception)";
-}
+using dpref::test::message_of;
 
 template <class R>
 std::vector<event<R>> sample_events() {

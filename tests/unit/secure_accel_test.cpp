@@ -15,19 +15,12 @@
 #include "dpref/accel/run_json.hpp"
 #include "dpref/accounting/budget_exceeded.hpp"
 #include "dpref/accounting/ledger_json.hpp"
+#include "support/messages.hpp"
 
 namespace dpref {
 namespace {
 
-template <class F>
-std::string message_of(F&& f) {
-  try {
-    f();
-  } catch (const std::exception& e) {
-    return e.what();
-  }
-  return "(no exception)";
-}
+using dpref::test::message_of;
 
 accel::problem<double> small_problem(long long n = 200, long long d = 4, double B = 20) {
   accel::problem_spec<double> s;

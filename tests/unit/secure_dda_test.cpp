@@ -13,19 +13,12 @@
 #include "dpref/accounting/ledger_json.hpp"
 #include "dpref/dda/run_json.hpp"
 #include "dpref/io/json.hpp"
+#include "support/messages.hpp"
 
 namespace dpref {
 namespace {
 
-template <class F>
-std::string message_of(F&& f) {
-  try {
-    f();
-  } catch (const std::exception& e) {
-    return e.what();
-  }
-  return "(no exception)";
-}
+using dpref::test::message_of;
 
 dda::problem<double> small_problem(int nodes = 10) {
   auto data = dda::synthetic_data(400, 5, 7);

@@ -17,19 +17,12 @@
 #include "dpref/ev/run.hpp"
 #include "dpref/ev/secure.hpp"
 #include "dpref/random.hpp"
+#include "support/messages.hpp"
 
 namespace dpref {
 namespace {
 
-template <class F>
-std::string message_of(F&& f) {
-  try {
-    f();
-  } catch (const std::exception& e) {
-    return e.what();
-  }
-  return "(no exception)";
-}
+using dpref::test::message_of;
 
 /// T slots, n users, m = n households (household units: λ = m, L = 1/m), caps 3.3, E ~ U[2, 5].
 template <class Real = double>

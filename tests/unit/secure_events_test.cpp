@@ -13,6 +13,7 @@
 #include "dpref/mechanisms/secure/snapped_gaussian.hpp"
 #include "dpref/mechanisms/secure/snapped_laplace.hpp"
 #include "dpref/mechanisms/secure/snapped_vector_laplace.hpp"
+#include "support/messages.hpp"
 #include "support/scalars.hpp"
 
 namespace {
@@ -20,15 +21,7 @@ namespace {
 using namespace dpref;
 using namespace dpref::accounting;
 
-template <class F>
-std::string message_of(F&& f) {
-  try {
-    f();
-  } catch (const std::exception& e) {
-    return e.what();
-  }
-  return "(no exception)";
-}
+using dpref::test::message_of;
 
 // ==== SEC.ACC.LAPLACE =======================================================================
 

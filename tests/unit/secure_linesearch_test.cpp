@@ -14,19 +14,12 @@
 #include "dpref/accounting/ledger_json.hpp"
 #include "dpref/linesearch/json.hpp"
 #include "dpref/linesearch/run.hpp"
+#include "support/messages.hpp"
 
 namespace dpref {
 namespace {
 
-template <class F>
-std::string message_of(F&& f) {
-  try {
-    f();
-  } catch (const std::exception& e) {
-    return e.what();
-  }
-  return "(no exception)";
-}
+using dpref::test::message_of;
 
 linesearch::problem<double> small_problem(long long n = 400, long long d = 3) {
   linesearch::problem_spec<double> s;

@@ -15,19 +15,12 @@
 #include "dpref/accounting/ledger_json.hpp"
 #include "dpref/pwa/run_json.hpp"
 #include "dpref/pwa/secure.hpp"
+#include "support/messages.hpp"
 
 namespace dpref {
 namespace {
 
-template <class F>
-std::string message_of(F&& f) {
-  try {
-    f();
-  } catch (const std::exception& e) {
-    return e.what();
-  }
-  return "(no exception)";
-}
+using dpref::test::message_of;
 
 pwa::problem<double> gaussian(int m, int d, double c, double bmax = 1, std::uint64_t seed = 7) {
   return pwa::gaussian_instance<double>(seed, m, d, c, bmax);

@@ -32,6 +32,7 @@
 #include "dpref/random/secure/lazy_real.hpp"
 #include "dpref/random/vector_laplace.hpp"
 #include "support/gof.hpp"
+#include "support/messages.hpp"
 
 namespace {
 
@@ -45,17 +46,7 @@ using vec = dpref::vector<double>;
 constexpr double kAlpha = 1e-6;    // false-alarm probability of every statistical check
 constexpr long long kN = 1000000;  // sample size of the distribution tests
 
-template <class Ex, class F>
-std::string message_of(F&& f) {
-  try {
-    f();
-  } catch (const Ex& e) {
-    return e.what();
-  } catch (const std::exception& e) {
-    return std::string("wrong exception type: ") + e.what();
-  }
-  return "(no exception)";
-}
+using dpref::test::message_of;
 
 bool on_grid(double y, int k) {
   const double u = std::ldexp(y, -k);

@@ -78,10 +78,10 @@ inline const paper_runner& find_runner(const std::vector<paper_runner>& runners,
 
 /// A paper_runner for the paper in namespace `ns` with a template run_json<Real>(doc) (extra
 /// defaulted parameters, such as a progress callback, are allowed: each entry is a lambda).
-#define DPREF_PAPER_RUNNER(name, ns)                                                          \
-  ::dpref::conformance::paper_runner {                                                        \
-    name, [](const ::dpref::io::document& d) { return ns::run_json<double>(d); },             \
-        [](const ::dpref::io::document& d) { return ns::run_json<long double>(d); },          \
-        [](const ::dpref::io::document& d) { return ns::run_json<::dpref::mp50>(d); },        \
-        [](const ::dpref::io::document& d) { return ns::run_json<::dpref::mpfr_real>(d); }    \
+#define DPREF_PAPER_RUNNER(name, ns)                                                       \
+  ::dpref::conformance::paper_runner {                                                     \
+    name, [](const ::dpref::io::document& d) { return ns::run_json<double>(d); },          \
+        [](const ::dpref::io::document& d) { return ns::run_json<long double>(d); },       \
+        [](const ::dpref::io::document& d) { return ns::run_json<::dpref::mp50>(d); },     \
+        [](const ::dpref::io::document& d) { return ns::run_json<::dpref::mpfr_real>(d); } \
   }

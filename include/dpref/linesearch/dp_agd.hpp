@@ -1,0 +1,161 @@
+// DP-AGD (Lee & Kifer 2018), full batch, a baseline of the linesearch comparison (§5.3): noisy
+// normalised gradient (ρ_ng), NoisyMin over Φ = {k·α_max/20 : k = 0..20} of the clipped
+// objective with Lap(C_obj/ε_nm) noise, ε_nm = √(2ρ_nmax) (report-noisy-min; the clipped sums
+// are monotone under add/remove, so it is ε_nm-DP); index 0 (no step) raises ρ_ng by (1+γ) with
+// GradAvg. The public code's two bugs are NOT reproduced: it takes candidate[idx − 1] for the
+// selected index idx (off by one) and its noisy min flips the noise sign; dpref selects
+// argmin_k (score_k + noise_k) and steps with α_idx. Every 10 iterations
+// α_max ← min(1.1·max chosen, 2) (as the public code). Each call is charged before its draw
+// (run_ledger.hpp). spec/linesearch.md LS.DPAGD, LS.LEDGER.
+#pragma once
+
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
+#include <numeric>
+#include <optional>
+#include <type_traits>
+#include <vector>
+
+#include "dpref/accounting/accountant.hpp"
+#include "dpref/accounting/certified.hpp"
+#include "dpref/linesearch/common.hpp"
+#include "dpref/linesearch/dp_blsgd.hpp"
+#include "dpref/linesearch/params.hpp"
+#include "dpref/linesearch/result.hpp"
+#include "dpref/linesearch/run_ledger.hpp"
+#include "dpref/mechanisms/secure/snapped_gaussian.hpp"
+#include "dpref/mechanisms/secure/snapped_vector_laplace.hpp"
+#include "dpref/random/laplace.hpp"
+#include "dpref/random/vector_laplace.hpp"
+#include "dpref/run/report.hpp"
+
+namespace dpref::linesearch {
+
+/// Report-noisy-min: argmin_k (score_k + Lap(b)) (correct sign, index 0 = "no step").
+/// @spec LS.DPAGD
+template <real_scalar Real>
+std::size_t noisy_min(philox_stream& s, const std::vector<Real>& scores, const Real& b) {
+  std::size_t best = 0;
+  Real best_v(0);
+  for (std::size_t k = 0; k < scores.size(); ++k) {
+    const Real v = scores[k] + laplace<Real>(s, b);
+    if (k == 0 || v < best_v) {
+      best = k;
+      best_v = v;
+    }
+  }
+  return best;
+}
+
+/// Laplace scale b = C_obj/ε_nm (rounded up) of DP-AGD's report-noisy-min: the clipped sums
+/// Σ_i min(f_i, C_obj) are monotone under add/remove (each moves by [0, C_obj], all the same
+/// way), so Lap(C_obj/ε_nm) noise makes it ε_nm-DP (Dwork–Roth Claim 3.9). @spec LS.DPAGD
+template <real_scalar Real>
+Real noisy_min_scale(const Real& C_obj, const Real& eps_nm) {
+  accounting::certifier<Real> c;
+  return c.up(c.in(C_obj) / c.in(eps_nm));
+}
+
+/// DP-AGD run (full batch) on a linear ERM problem. @spec LS.DPAGD
+template <real_scalar Real>
+result<Real> dp_agd(const problems::linear_erm<Real>& P, const params<Real>& p,
+                    const philox_stream& stream) {
+  p.validate();
+  using std::sqrt;
+  run_ledger<Real> ledger(detail::ledger_options(p), {p.epsilon, p.delta}, true);
+  result<Real> res;
+  res.status = status::budget_exhausted;
+  const Eigen::Index n = P.size(), d = P.dimension();
+  std::vector<Eigen::Index> all(static_cast<std::size_t>(n));
+  std::iota(all.begin(), all.end(), Eigen::Index(0));
+  const Real eps_iter = p.epsilon / p.eps_iter_divisor;
+  Real rho_ng = eps_iter * eps_iter / 2;
+  const Real rho_nmax = eps_iter * eps_iter / 2;
+  accounting::certifier<Real> c;
+  const Real eps_nm = c.down(sqrt(2 * c.in(rho_nmax)));
+  const Real b_nm = noisy_min_scale(p.C_obj, eps_nm);
+  accounting::event<Real> nm = accounting::make_event<Real>(
+      accounting::pure_mechanism<Real>{c.up(c.in(p.C_obj) / c.in(b_nm))}, 1,
+      "DP-AGD report-noisy-min over the step candidates, Lap(C_obj/eps) on monotone clipped "
+      "sums (Dwork-Roth Claim 3.9)");
+  nm.how = accounting::analysis::rdp;  // composed in RDP by the tight ε-DP -> RDP conversion
+  Real max_step = p.max_step;
+  std::vector<Real> chosen;
+  vector<Real> w = vector<Real>::Zero(d), grad(d), g(d), g2(d), dir(d);
+  std::vector<Real> scores(static_cast<std::size_t>(p.candidates + 1));
+  detail::progress_clock clock;
+  bool stop = false;
+  for (long long t = 0; !stop; ++t) {
+    if (t >= p.max_iterations) {
+      res.status = status::iteration_limit;
+      break;
+    }
+    if (p.progress && clock.due()) p.progress("DP-AGD iteration " + std::to_string(t));
+    const accounting::event<Real> ge = accounting::make_event<Real>(
+        gradient_event(p.C_grad, rho_ng), 1, "DP-AGD full-batch gradient");
+    if (!ledger.can_add(ge)) break;
+    ledger.add(ge);
+    philox_stream s = stream.substream(static_cast<std::uint64_t>(t));
+    P.clipped_gradient_sum(w, all, p.C_grad, grad);
+    g = grad;
+    add_gaussian_noise(s, g, std::get<accounting::gaussian_mechanism<Real>>(ge.what));
+    ++res.calls.gradients;
+    ++res.calls.iterations;
+    for (;;) {
+      const Real nrm = g.norm();
+      dir = nrm > Real(0) ? vector<Real>(g / nrm) : vector<Real>(g);
+      if (!ledger.can_add(nm)) {
+        stop = true;
+        break;
+      }
+      ledger.add(nm);
+      const problems::line_evaluator<Real> line(P, all, w, dir);
+      for (long long k = 0; k <= p.candidates; ++k)
+        scores[static_cast<std::size_t>(k)] =
+            line.clipped_sum(max_step * Real(k) / Real(p.candidates), p.C_obj);
+      res.calls.objective_queries += p.candidates + 1;
+      ++res.calls.line_searches;
+      const std::size_t idx = noisy_min(s, scores, b_nm);
+      if (idx > 0) {
+        const Real a = max_step * Real(static_cast<long long>(idx)) / Real(p.candidates);
+        w.noalias() -= a * dir;  // candidate idx itself (the public code's idx − 1 is a bug)
+        chosen.push_back(a);
+        res.steps.push_back(a);
+        ++res.calls.updates;
+        if (p.trace) res.diagnostics.objective_trace.push_back(P.value(w));
+        break;
+      }
+      const Real rho_new = (Real(1) + p.gamma) * rho_ng, extra = rho_new - rho_ng;
+      const accounting::event<Real> ee = accounting::make_event<Real>(
+          gradient_event(p.C_grad, extra), 1, "DP-AGD GradAvg gradient");
+      if (!ledger.can_add(ee)) {
+        stop = true;
+        break;
+      }
+      ledger.add(ee);
+      g2 = grad;
+      add_gaussian_noise(s, g2, std::get<accounting::gaussian_mechanism<Real>>(ee.what));
+      ++res.calls.gradients;
+      const Real b = rho_ng / rho_new;
+      g = b * g + (Real(1) - b) * g2;  // GradAvg
+      rho_ng = rho_new;
+    }
+    if ((t + 1) % 10 == 0 && !chosen.empty()) {
+      const Real m = Real(11) / 10 * *std::max_element(chosen.begin(), chosen.end());
+      max_step = m < p.max_step ? m : p.max_step;
+      chosen.clear();
+    }
+  }
+  res.w = w;
+  res.iterations = res.calls.iterations;
+  res.final_rho_grad = rho_ng;
+  res.privacy = detail::final_privacy(ledger.build(), p, "linesearch::run (DP-AGD)");
+  res.message = res.status == status::iteration_limit
+                    ? "max_iterations reached before the budget was spent"
+                    : "the requested budget could not pay the next call after " +
+                          std::to_string(res.calls.iterations) + " iterations";
+  return res;
+}
+
+}  // namespace dpref::linesearch
