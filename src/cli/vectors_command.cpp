@@ -9,6 +9,7 @@
 #include <fmt/core.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -16,9 +17,13 @@
 #include <map>
 #include <memory>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "commands.hpp"
@@ -78,6 +83,29 @@ std::vector<fs::path> family_files(const fs::path& p) {
   return out;
 }
 
+/// Runs the shell command line `cmd` (/bin/sh -c: --cmd is a command line by design, e.g.
+/// "python3 impl.py --fast") with stdin read from `in` and stdout written to `out`. The two paths
+/// are opened by posix_spawn's file actions, never spliced into the command text, so no quoting
+/// of them is needed. Returns the exit status (-1 when the command could not be started).
+int run_with_redirects(const std::string& cmd, const fs::path& in, const fs::path& out) {
+  posix_spawn_file_actions_t fa;
+  posix_spawn_file_actions_init(&fa);
+  posix_spawn_file_actions_addopen(&fa, STDIN_FILENO, in.c_str(), O_RDONLY, 0);
+  posix_spawn_file_actions_addopen(&fa, STDOUT_FILENO, out.c_str(), O_WRONLY | O_CREAT | O_TRUNC,
+                                   0600);
+  std::string sh = "sh", dash_c = "-c", line = cmd;
+  char* argv[] = {sh.data(), dash_c.data(), line.data(), nullptr};
+  pid_t pid = 0;
+  const int err = posix_spawn(&pid, "/bin/sh", &fa, nullptr, argv, environ);
+  posix_spawn_file_actions_destroy(&fa);
+  if (err != 0) return -1;
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0)
+    if (errno != EINTR) return -1;
+  return WIFEXITED(status) ? WEXITSTATUS(status)
+                           : 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+}
+
 /// Answers of `cmd` to the vectors (one request on stdin, one response on stdout).
 std::map<std::string, io::json> ask_command(const std::string& cmd, const io::json& vectors,
                                             const fs::path& family) {
@@ -96,8 +124,7 @@ std::map<std::string, io::json> ask_command(const std::string& cmd, const io::js
     std::ofstream f(in, std::ios::binary);
     f << req.dump() << "\n";
   }
-  const std::string line = "(" + cmd + ") < '" + in.string() + "' > '" + out.string() + "'";
-  const int rc = std::system(line.c_str());
+  const int rc = run_with_redirects(cmd, in, out);
   std::map<std::string, io::json> answers;
   std::string text;
   {
@@ -109,8 +136,9 @@ std::map<std::string, io::json> ask_command(const std::string& cmd, const io::js
   fs::remove(in);
   fs::remove(out);
   if (rc != 0)
-    throw std::runtime_error("dpref check-vectors: --cmd '" + cmd + "' failed (status " +
-                             std::to_string(rc) + ") on " + family.string());
+    throw std::invalid_argument(
+        "--cmd must be a command that starts and exits with status 0, got '" + cmd + "' (status " +
+        std::to_string(rc) + " on " + family.string() + ")");
   const io::document d = io::document::parse(text, "--cmd response");
   for (const io::node& r : io::node(d).at("results").elements()) {
     const std::string id = r.at("id").string();

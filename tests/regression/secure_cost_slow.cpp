@@ -16,17 +16,15 @@
 #include "dpref/accel/accel.hpp"
 #include "dpref/dda/run.hpp"
 #include "dpref/linesearch/run.hpp"
+#include "support/summary.hpp"
 
 namespace dpref {
 namespace {
 
+using test::median;
+
 double seconds_of(const std::chrono::steady_clock::time_point& t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-}
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
 }
 
 struct cost {

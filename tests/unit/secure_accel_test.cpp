@@ -15,6 +15,7 @@
 #include "dpref/accel/run_json.hpp"
 #include "dpref/accounting/budget_exceeded.hpp"
 #include "dpref/accounting/ledger_json.hpp"
+#include "support/accel_problems.hpp"
 #include "support/messages.hpp"
 
 namespace dpref {
@@ -23,11 +24,7 @@ namespace {
 using dpref::test::message_of;
 
 accel::problem<double> small_problem(long long n = 200, long long d = 4, double B = 20) {
-  accel::problem_spec<double> s;
-  s.n = n;
-  s.d = d;
-  s.l1_bound = B;
-  return accel::make_problem(s);
+  return test::small_accel_problem(n, d, B);
 }
 
 accel::params<double> secure_params(accel::algorithm_kind a, long long T = 8) {

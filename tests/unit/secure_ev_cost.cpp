@@ -12,26 +12,14 @@
 
 #include "dpref/ev/json.hpp"
 #include "dpref/ev/run.hpp"
+#include "support/summary.hpp"
 
 namespace dpref {
 namespace {
 
-struct stats {
-  double mean = 0, se = 0;
-};
-stats summarise(const std::vector<double>& v) {
-  stats s;
-  for (double x : v) s.mean += x;
-  s.mean /= static_cast<double>(v.size());
-  double ss = 0;
-  for (double x : v) ss += (x - s.mean) * (x - s.mean);
-  s.se = std::sqrt(ss / static_cast<double>(v.size() - 1) / static_cast<double>(v.size()));
-  return s;
-}
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
-}
+using stats = test::mean_se;
+using test::median;
+using test::summarise;
 
 TEST(SEC_EV_COST, ReferenceSettingUtilityAndTime) {
   const io::document doc = io::document::from_file(DPREF_EXAMPLES_DIR "/ev.json");

@@ -11,22 +11,13 @@
 #include <vector>
 
 #include "dpref/pwa/run.hpp"
+#include "support/summary.hpp"
 
 namespace dpref {
 namespace {
 
-struct stats {
-  double mean = 0, se = 0;
-};
-stats summarise(const std::vector<double>& v) {
-  stats s;
-  for (double x : v) s.mean += x;
-  s.mean /= static_cast<double>(v.size());
-  double ss = 0;
-  for (double x : v) ss += (x - s.mean) * (x - s.mean);
-  s.se = std::sqrt(ss / static_cast<double>(v.size() - 1) / static_cast<double>(v.size()));
-  return s;
-}
+using stats = test::mean_se;
+using test::summarise;
 
 TEST(SEC_PWA_COST, StudySettingUtilityAndTime) {
   const auto prob = pwa::gaussian_instance<double>(1, 20, 2, 1.0, 1.0);
