@@ -132,7 +132,8 @@ class Result:
     ``message``, ``iterations``, ``config`` (the complete configuration after defaults: feeding
     it back reproduces the run), ``privacy`` (dict: ``private``, ``requested``, ``guarantee``,
     ``budget_met``, ``noise``: "idealised" or "secure", ``released_doubles``: what the guarantee covers), ``ledger`` (:class:`Ledger` or None for non-private runs), and
-    ``iterates`` / ``trace`` / ``non_private``: the JSON values with every numeric list (and
+    ``iterates`` / ``trace`` / ``non_private`` (None for a private run that did not ask for
+    ``diagnostics``: a private result carries nothing its ledger does not cover): the JSON values with every numeric list (and
     rectangular list of lists) as a numpy array — float64 at double, numpy.longdouble at
     long-double, object arrays of ``mpmath.mpf`` equal to the C++ values at mp50 / mpfr:DIGITS. ``to_json()`` returns the
     document itself.
@@ -158,7 +159,9 @@ class Result:
         self.ledger: Optional[Ledger] = None if led is None else Ledger(led, precision)
         self.iterates = _arrays(doc["iterates"], self._bits, wide)
         self.trace = _arrays(doc["trace"], self._bits, wide)
-        self.non_private = _arrays(doc["non_private"], self._bits, wide)
+        # PRIV.RELEASE: absent from a private run unless diagnostics were asked for
+        np_doc = doc.get("non_private")
+        self.non_private = None if np_doc is None else _arrays(np_doc, self._bits, wide)
 
     def to_json(self) -> dict:
         """The full dpref.result/1 document, equal to ``dpref <paper> run --params`` output."""

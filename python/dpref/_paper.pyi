@@ -24,7 +24,7 @@ class Result:
     ledger: Optional[Ledger]
     iterates: Any  # dict / numpy arrays (float64 at double, object arrays of mpmath.mpf otherwise)
     trace: Any
-    non_private: Any
+    non_private: Optional[Any]
     def __init__(self, doc: Mapping[str, Any], precision: str) -> None: ...
     def to_json(self) -> Dict[str, Any]: ...
 

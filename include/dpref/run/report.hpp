@@ -9,7 +9,11 @@
 //     };
 #pragma once
 
+#include <array>
 #include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
 
 #include "dpref/accounting/accountant.hpp"
 #include "dpref/noise_mode.hpp"
@@ -41,6 +45,31 @@ struct privacy_budget_request {
   }
 };
 
+/// How a public constant that the ledger's sensitivity relies on is made true of the data the
+/// run actually processes (spec/privacy_bounds.md PRIV.BOUNDS):
+///   clip     the per-record quantity is clipped in the norm of the sensitivity before it enters
+///            the released statistic (a record-wise, data-independent map);
+///   refuse   a record that violates the constant is refused before anything is released;
+///   derived  the constant is computed from public structure only (a loss class and a public
+///            feature bound), and a declared value below it is refused.
+/// @spec PRIV.BOUNDS
+enum class enforcement { clip, refuse, derived };
+constexpr auto enum_names(enforcement) {
+  return std::array{std::pair{enforcement::clip, std::string_view("clip")},
+                    std::pair{enforcement::refuse, std::string_view("refuse")},
+                    std::pair{enforcement::derived, std::string_view("derived")}};
+}
+
+/// One public constant of a private run and how it is enforced (the result says which, never
+/// how many records were clipped: that count is data-dependent). @spec PRIV.BOUNDS
+template <real_scalar Real>
+struct enforced_bound {
+  std::string constant;  ///< the params field (or public-description field), e.g. "lipschitz"
+  Real value{};          ///< its value in the run
+  enforcement kind = enforcement::clip;
+  std::string how;       ///< one sentence: what is clipped / refused, in which norm
+};
+
 /// Privacy of one run. `is_private == false` (non-private baselines) means NO guarantee is
 /// claimed: the JSON then says "private": false and carries no ε.
 /// @spec ARCH.RESULT
@@ -54,6 +83,9 @@ struct privacy_report {
   /// How the noise was released (SEC.MODE): only `secure` makes the guarantee hold for the
   /// released doubles.
   noise_mode noise = noise_mode::idealised;
+  /// Every public constant the ledger's sensitivities rely on, with its enforcement (a private
+  /// run lists at least one; PRIV.BOUNDS).
+  std::vector<enforced_bound<Real>> enforced;
 };
 
 /// Shared part of every result. @spec ARCH.RESULT
