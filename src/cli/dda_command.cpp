@@ -139,6 +139,7 @@ json run_one(const loaded<F>& data, const dda::problem<double, F>& prob,
   p.threads = static_cast<int>(o.threads);
   p.fast_noise = o.fast_noise;
   p.trace_every = std::max<long long>(1, T / std::max<long long>(1, o.trace_points));
+  p.diagnostics = true;  // a study evaluates the releases on the data (PRIV.RELEASE: on request)
   json out;
   if (o.calibration != "none") {
     std::vector<dda::calibration_report<double>> reps;

@@ -261,10 +261,74 @@ TEST(ARCH_RESULT, NonPrivateRunsClaimNoGuaranteeAndPrivateRunsCarryTheirLedger) 
   privacy_budget_request<double> req;
   req.epsilon = 0.25;
   p.privacy = plan_privacy(plan, req, "toy");
+  p.privacy.enforced.push_back({"bound", 1.0, enforcement::clip, "clipped in l1"});
   const io::json b = result_value(p, {"ev", "private_gradient", {}, {}, nullptr, {}});
   EXPECT_EQ(b["privacy"]["guarantee"]["epsilon"], 0.25);
   EXPECT_EQ(b["privacy"]["ledger"]["events"][0]["mechanism"], "laplace");
   EXPECT_EQ(b["privacy"]["budget_met"], true);
+}
+
+namespace {
+run_report<double> toy_private_run() {
+  run_report<double> p;
+  accounting::ledger<double> plan;
+  plan.record(accounting::make_event<double>(accounting::laplace_mechanism<double>{1, 4}));
+  privacy_budget_request<double> req;
+  req.epsilon = 0.25;
+  p.privacy = plan_privacy(plan, req, "toy");
+  return p;
+}
+}  // namespace
+
+TEST(PRIV_BOUNDS, APrivateResultListsItsEnforcedBoundsOrIsRefused) {
+  run_report<double> p = toy_private_run();
+  // no enforced bound: the document is refused (a certificate resting on unenforced constants)
+  const std::string m = message_of([&] {
+    (void)result_value(p, {"toy", "alg", {}, {}, nullptr, {}});
+  });
+  EXPECT_NE(m.find("lists no enforced public bound"), std::string::npos) << m;
+  p.privacy.enforced.push_back(
+      {"lipschitz", 0.5, enforcement::clip, "subgradients clipped to l2 norm <= lipschitz"});
+  p.privacy.enforced.push_back({"bmax", 2.0, enforcement::refuse, "|b_i| > bmax refused"});
+  const io::json b = result_value(p, {"toy", "alg", {}, {}, nullptr, {}});
+  const io::json& e = b["privacy"]["enforced"];
+  ASSERT_EQ(e.size(), 2u);
+  EXPECT_EQ(e[0], io::json({{"constant", "lipschitz"},
+                            {"value", 0.5},
+                            {"enforcement", "clip"},
+                            {"how", "subgradients clipped to l2 norm <= lipschitz"}}));
+  EXPECT_EQ(e[1]["enforcement"], "refuse");
+  // a non-private run claims nothing and lists nothing
+  run_report<double> np;
+  np.privacy = non_private<double>();
+  EXPECT_FALSE(
+      result_value(np, {"toy", "alg", {}, {}, nullptr, {}})["privacy"].contains("enforced"));
+}
+
+TEST(PRIV_RELEASE, PrivateResultsCarryDiagnosticsOnlyOnRequest) {
+  run_report<double> p = toy_private_run();
+  p.privacy.enforced.push_back({"c", 1.0, enforcement::derived, "from public structure"});
+  // not asked, nothing computed: no non_private key at all
+  const io::json a = result_value(p, {"toy", "alg", {}, {{"x", 1}}, nullptr, {}});
+  EXPECT_FALSE(a.contains("non_private"));
+  // not asked but computed: a programming error, refused rather than released
+  result_parts leaked{"toy", "alg", {}, {}, nullptr, {{"note", "n"}, {"objective", 3}}};
+  const std::string m = message_of([&] { (void)result_value(p, leaked); });
+  EXPECT_NE(m.find("computed non-private diagnostics it was not asked for"), std::string::npos)
+      << m;
+  // asked: written, and they must carry their note
+  leaked.diagnostics = true;
+  EXPECT_EQ(result_value(p, leaked)["non_private"]["objective"], 3);
+  result_parts unlabelled{"toy", "alg", {}, {}, nullptr, {{"objective", 3}}, true};
+  EXPECT_NE(message_of([&] { (void)result_value(p, unlabelled); }).find("carry no note"),
+            std::string::npos);
+  // non-private runs keep their section without a request
+  run_report<double> np;
+  np.privacy = non_private<double>();
+  EXPECT_EQ(
+      result_value(np,
+                   {"toy", "alg", {}, {}, nullptr, {{"objective", 3}}})["non_private"]["objective"],
+      3);
 }
 
 }  // namespace

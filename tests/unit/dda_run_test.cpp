@@ -260,8 +260,8 @@ TEST(DDA_BUDGET, PaperTheorem1NeedsAllowOverBudget) {
 
 TEST(DDA_JSON, RunJsonResultDocument) {
   const std::string cfg = R"({"problem": {"records": 400, "dimension": 5, "data_seed": 7},
-    "network": {"nodes": 10}, "params": {"iterations": 200, "trace_every": 100},
-    "seed": 3})";
+    "network": {"nodes": 10}, "params": {"iterations": 200, "trace_every": 100,
+    "diagnostics": true, "optimum": true}, "seed": 3})";
   const auto doc = io::document::parse(cfg, "cfg.json");
   const auto a = dda::run_json<double>(doc);
   EXPECT_EQ(a["schema"], "dpref.result/1");
@@ -297,6 +297,51 @@ TEST(DDA_JSON, RunJsonResultDocument) {
   EXPECT_NE(mg.find("got grid"), std::string::npos) << mg;
   const auto unknown = io::document::parse(R"({"params": {"sigma": 1}})", "u.json");
   EXPECT_THROW(dda::run_json<double>(unknown), std::invalid_argument);
+}
+
+TEST(PRIV_DDA_RELEASE, PrivateRunReleasesOnlyWhatTheLedgerCoversByDefault) {
+  // no diagnostics requested: no non_private key, no data-dependent value outside the ledger's
+  // releases; the enforced bound is listed
+  const auto doc = io::document::parse(
+      R"({"problem": {"records": 400, "dimension": 5}, "network": {"nodes": 10},
+      "params": {"iterations": 50}})",
+      "cfg.json");
+  const auto a = dda::run_json<double>(doc);
+  EXPECT_FALSE(a.contains("non_private"));
+  EXPECT_TRUE(a["trace"].is_null());
+  ASSERT_EQ(a["privacy"]["enforced"].size(), 1u);
+  EXPECT_EQ(a["privacy"]["enforced"][0]["constant"], "lipschitz");
+  EXPECT_EQ(a["privacy"]["enforced"][0]["enforcement"], "clip");
+  EXPECT_EQ(a["privacy"]["enforced"][0]["value"], 1.0);
+  for (const auto* key :
+       {"x_bar", "x_tilde", "y_tilde", "sigma", "iota", "records_per_node", "calibration"})
+    EXPECT_TRUE(a["iterates"].contains(key)) << key;
+  EXPECT_EQ(a["iterates"].size(), 7u);
+  // diagnostics-only fields are refused in a private run without the request, naming the field
+  for (const char* bad :
+       {R"({"params": {"optimum": true}})", R"({"params": {"trace_every": 5}})"}) {
+    const std::string m =
+        message_of([&] { dda::run_json<double>(io::document::parse(bad, "bad.json")); });
+    EXPECT_NE(m.find("unless diagnostics = true in a private run"), std::string::npos) << m;
+  }
+  // a non-private run keeps its non_private section without a request
+  const auto np = dda::run_json<double>(io::document::parse(
+      R"({"problem": {"records": 400, "dimension": 5}, "network": {"nodes": 10},
+      "params": {"iterations": 50, "calibration": "none", "optimum": true}})",
+      "np.json"));
+  EXPECT_EQ(np["privacy"]["private"], false);
+  EXPECT_TRUE(np["non_private"].contains("empirical_lipschitz"));
+  EXPECT_TRUE(np["non_private"].contains("F_star"));
+  // with the request: under non_private, with its note
+  const auto dg = dda::run_json<double>(io::document::parse(
+      R"({"problem": {"records": 400, "dimension": 5}, "network": {"nodes": 10},
+      "params": {"iterations": 50, "diagnostics": true}})",
+      "dg.json"));
+  EXPECT_TRUE(dg["non_private"]["note"].get<std::string>().find("not covered") !=
+              std::string::npos);
+  EXPECT_TRUE(dg["non_private"].contains("empirical_lipschitz"));
+  // the released values do not depend on whether diagnostics were asked for
+  EXPECT_EQ(dg["iterates"].dump(), a["iterates"].dump());
 }
 
 }  // namespace

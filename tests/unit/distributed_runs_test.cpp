@@ -454,6 +454,7 @@ TEST(DIST_DDA, RanksGiveTheSerialBits) {
   p.delta = 1e-5;
   p.gamma = 1;
   p.trace_every = 50;
+  p.diagnostics = true;  // the trace of a private run is a diagnostic (PRIV.RELEASE)
   const philox_stream stream(20261121, 1);
   for (const auto mode : {dda::activation_mode::edges, dda::activation_mode::nodes}) {
     dda::network net = dda_net(10, mode);
@@ -503,6 +504,7 @@ TEST(DIST_DDA, SecureRanksGiveTheSerialBits) {
   p.delta = 1e-5;
   p.gamma = 1;
   p.trace_every = 20;
+  p.diagnostics = true;  // the trace of a private run is a diagnostic (PRIV.RELEASE)
   p.release = noise_mode::secure;
   const philox_stream stream(4, 1);
   const dda::network net = dda_net(8, dda::activation_mode::edges);

@@ -5,6 +5,7 @@
 // probability; every distribution test has a negative control that must reject. Reference
 // laws are computed in this file only (long double, quadrature written here).
 #include <gtest/gtest.h>
+#include <rapidcheck/gtest.h>
 
 #include <algorithm>
 #include <array>
@@ -31,6 +32,7 @@
 #include "dpref/random/secure/lattice.hpp"
 #include "dpref/random/secure/lazy_real.hpp"
 #include "dpref/random/vector_laplace.hpp"
+#include "support/generators.hpp"
 #include "support/gof.hpp"
 #include "support/messages.hpp"
 
@@ -615,6 +617,51 @@ TEST(SEC_COST_NOISE, ExpectedNoiseNormRatiosForTheSameEpsilon) {
       EXPECT_GT(std::fabs(fallback / ideal - 1.0), tol) << d;
     }
   }
+}
+
+// PRIV.MECH.CLAMP (spec/privacy_bounds.md, generic mechanisms): the secure primitives' clamp C is
+// coordinate-wise, hence 1-Lipschitz per coordinate: once a paper has enforced an ℓ2 (ℓ1) bound Δ
+// on the change of the query, clamping and rounding to the grid change it by at most the
+// inflated sensitivity the ledger charges (Δ + √d 2^k in ℓ2, Δ + d 2^k in ℓ1). Negative control:
+// the clamp alone, on queries whose change is NOT bounded first, moves them by 2C per coordinate,
+// i.e. 2√d C in ℓ2 — never a bound of 2C.
+RC_GTEST_PROP(PRIV_MECH_CLAMP, ClampAndRoundNeverExceedTheInflatedSensitivity, ()) {
+  const int d = *rc::gen::inRange(1, 17);
+  const int k = *rc::gen::inRange(-12, 3);
+  const double C = std::exp(*dpref::test::real_in<double>(std::log(1e-2), std::log(1e3)));
+  const double delta = std::exp(*dpref::test::real_in<double>(std::log(1e-3), std::log(1e2)));
+  vec x(d), dir(d);
+  for (int i = 0; i < d; ++i) {
+    x[i] = *dpref::test::real_in<double>(-2e3, 2e3);
+    dir[i] = *dpref::test::real_in<double>(-1, 1);
+  }
+  if (dir.norm() == 0) dir[0] = 1;
+  const double len = delta * *dpref::test::real_in<double>(0, 1);
+  const vec x2 = x + (len / dir.norm()) * dir;  // ‖x2 − x‖₂ <= Δ (and ‖·‖₁ <= √d Δ)
+  vec diff(d);
+  for (int i = 0; i < d; ++i)
+    diff[i] = std::ldexp(
+        static_cast<double>(sec::lattice_round(x2[i], k, C) - sec::lattice_round(x[i], k, C)), k);
+  const double l2 = dpref::accounting::snapped_inflated_sensitivity(delta, k, d, true);
+  RC_ASSERT(diff.norm() <= l2 * (1 + 1e-12));
+  const double l1_in = (x2 - x).lpNorm<1>();
+  if (l1_in > 0) {
+    const double l1 = dpref::accounting::snapped_inflated_sensitivity(l1_in, k, d, false);
+    RC_ASSERT(diff.lpNorm<1>() <= l1 * (1 + 1e-12));
+  }
+}
+
+TEST(PRIV_MECH_CLAMP, CoordinateClampAloneIsNoL2Bound) {
+  // negative control: two unbounded queries ±10 C in every coordinate are clamped to ±C, so the
+  // clamped change is 2C per coordinate: ‖·‖₂ = 2√d C, far above the 2C an ℓ2 clip would give
+  constexpr int d = 16;
+  constexpr double C = 1;
+  vec diff(d);
+  for (int i = 0; i < d; ++i)
+    diff[i] =
+        static_cast<double>(sec::lattice_round(10 * C, 0, C) - sec::lattice_round(-10 * C, 0, C));
+  EXPECT_EQ(diff.norm(), 2 * std::sqrt(double(d)) * C);
+  EXPECT_GT(diff.norm(), 2 * C * 3.9);
 }
 
 }  // namespace

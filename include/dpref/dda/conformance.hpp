@@ -34,7 +34,7 @@ inline conformance::family conformance_trajectories() {
       {"calibration": "rdp", "epsilon": 0.8, "delta": 1e-05, "delta0": 0.01, "delta_prime": 1e-06,
       "allow_over_budget": false, "active_set_hidden": false, "lipschitz": 1.0, "iterations": 10,
       "a_schedule": "constant", "gamma_schedule": "sqrt_t", "gamma": 1.0, "max_order": 64,
-      "trace_every": 10, "threads": 1, "fast_noise": false, "optimum": false,
+      "trace_every": 0, "threads": 1, "fast_noise": false, "diagnostics": false, "optimum": false,
       "optimum_max_epochs": 3000, "optimum_tolerance": 1e-07}, "seed": 20261121, "stream": 1})");
   const io::json iterate = g::rel_tol("1e-12"), guarantee = g::rel_tol("1e-13");
   using outputs = std::vector<std::pair<std::string, io::json>>;

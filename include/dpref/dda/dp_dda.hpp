@@ -42,6 +42,7 @@
 #include "dpref/parallel/communicator.hpp"
 #include "dpref/parallel/exact_transfer.hpp"
 #include "dpref/parallel/worker_scope.hpp"
+#include "dpref/problems/clipping.hpp"
 #include "dpref/random/fast.hpp"
 #include "dpref/random/gaussian.hpp"
 #include "dpref/random/philox_stream.hpp"
@@ -50,6 +51,25 @@
 #include "dpref/scalar.hpp"
 
 namespace dpref::dda {
+
+/// out = ĝ of record j at x, clipped to ‖ĝ‖₂ <= *clip when a clip is given: the per-record
+/// statistic of Algorithm 1 step 6 before its noise. With the clip, two records change it by at
+/// most 2·clip in ℓ2 whatever their norms (PRIV.DDA.LIPSCHITZ); a record within the bound is
+/// left bit for bit unchanged.
+/// @spec DDA.ALG1 PRIV.DDA.LIPSCHITZ
+template <real_scalar Real, class Features>
+void sampled_subgradient(const problem<Real, Features>& prob, Eigen::Index j,
+                         const Eigen::Ref<const vector<std::type_identity_t<Real>>>& x,
+                         const std::optional<std::type_identity_t<Real>>& clip,
+                         Eigen::Ref<vector<std::type_identity_t<Real>>> out) {
+  out.setZero();
+  prob.add_subgradient(j, x, Real(1), out);
+  if (clip) {
+    const Real s = problems::clip_factor<Real>(Real(out.norm()), *clip);
+    if (s < Real(1)) out *= s;
+  }
+}
+
 namespace detail {
 
 template <class F>
@@ -75,6 +95,8 @@ void parallel_for(std::size_t count, unsigned threads, const F& f) {
 template <real_scalar Real>
 void validate(const algorithm_params<Real>& p, const problems::regularizer<Real>& h) {
   if (p.iterations < 1) fail_domain("dda", "iterations", ">= 1", p.iterations);
+  if (p.clip && !(is_finite_value(*p.clip) && *p.clip > Real(0)))
+    fail_domain("dda", "clip", "finite and > 0", *p.clip);
   require_nonnegative("dda", "gamma", p.gamma);
   require_nonnegative("dda", "sigma", p.sigma);
   if (p.trace_every < 0) fail_domain("dda", "trace_every", ">= 0", p.trace_every);
@@ -238,14 +260,13 @@ result<Real> run_engine(const problem<Real, Features>& prob, const algorithm_par
     for (std::size_t k = 0; k < na; ++k)
       if (owned_by(own, r.active[k])) mine.push_back(k);
     const std::size_t nm = mine.size();
-    // Algorithm 1 steps 5–7: record ξ ~ U{1..q}, ζ = ĝ + ν, message u_j = z_j + a_t ζ_j.
+    // Algorithm 1 steps 5–7: record ξ ~ U{1..q}, ζ = clip(ĝ) + ν, message u_j = z_j + a_t ζ_j.
     parallel_for(nm, p.threads, [&](std::size_t m) {
       const int j = r.active[mine[m]];
       philox_stream& s = node_stream[static_cast<std::size_t>(j)];
       const auto rec = secure::uniform_int<std::int64_t>(s, q);
       auto zj = zeta.col(j);
-      zj.setZero();
-      prob.add_subgradient(prob.record(j, rec), x.col(j), Real(1), zj);
+      ::dpref::dda::sampled_subgradient(prob, prob.record(j, rec), x.col(j), p.clip, zj);
       if (p.secure) {
         // SEC.DDA: ζ = 2^k (round(clamp(ĝ)/2^k) + Z), Z ~ N_Z(0, σ_g²) coordinate-wise (step 6)
         if constexpr (std::is_same_v<Real, double>) {

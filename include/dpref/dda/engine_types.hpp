@@ -44,6 +44,10 @@ struct algorithm_params {
   unsigned threads = 1;       ///< worker threads (results identical for any value)
   bool fast_noise = false;    ///< double only: dpref::fast::gaussian instead of the reference
   bool trace_nodes = false;   ///< snapshots also keep every x̃_i^(t) (d×n each)
+  /// ℓ2 bound C of the sampled subgradient (PRIV.DDA.LIPSCHITZ): ĝ is clipped to ‖ĝ‖₂ <= C
+  /// before the noise, so one round's ℓ2 sensitivity is 2C for ANY data. dda::run sets
+  /// C = params.lipschitz in every private run; absent: ĝ is used as computed (conventional DDA).
+  std::optional<Real> clip;
   /// Secure mode (SEC.DDA, double only): ζ = snapped_gaussian(ĝ) with these public parameters
   /// instead of ĝ + ν (sigma is then ignored).
   std::optional<mechanisms::snapped_gaussian_params> secure;

@@ -9,7 +9,9 @@
 //                                 allow_over_budget and is reported "budget_met": false
 //               = none            σ = 0: conventional (non-private) DDA, no guarantee
 // release = secure (spec/dda.md SEC.DDA; double, calibration rdp only): step 6 releases the
-// lattice Gaussian ζ = snapped_gaussian(ĝ) (clamp C = L, public), σ calibrated for its ledger.
+// lattice Gaussian ζ = snapped_gaussian(clip(ĝ)) (ℓ2 clip and coordinate clamp C = L, public),
+// σ calibrated for its ledger. Every private run clips ĝ to ‖ĝ‖₂ <= L (PRIV.DDA.LIPSCHITZ) and
+// computes non-private diagnostics only with diagnostics = true (PRIV.RELEASE).
 #pragma once
 
 #include <array>
@@ -57,7 +59,8 @@ struct params {
   long long trace_every = 0;
   int threads = 1;
   bool fast_noise = false;
-  bool optimum = true;
+  bool optimum = false;
+  bool diagnostics = false;
   long long optimum_max_epochs = 3000;
   Real optimum_tolerance = Real(1) / 10000000;
   noise_mode release = noise_mode::idealised;
@@ -84,13 +87,19 @@ struct params {
     v("gamma_schedule", g_schedule, "γ_t: zero, constant (γ) or sqrt_t (γ√t)");
     v("gamma", gamma, "γ >= 0 of the γ_t schedule");
     v("max_order", max_order, "largest RDP order of the accountant, in [2, 256]");
-    v("trace_every", trace_every, "snapshot every k iterations (0: no trace)");
+    v("trace_every", trace_every,
+      "snapshot every k iterations (0: no trace; non_private: a private run needs diagnostics)");
     v("threads", threads, "worker threads in [1, 256] (bit-identical results)");
     v("fast_noise", fast_noise,
       "double only: the fast Gaussian sampler instead of the reference one");
+    v("diagnostics", diagnostics,
+      "also compute non-private diagnostics (F(x̄), test accuracy, the empirical Lipschitz "
+      "constant, the trace's objective and consensus, the F* bracket with optimum) under "
+      "non_private: functions of the data without noise, NOT covered by the privacy guarantee "
+      "(PRIV.RELEASE)");
     v("optimum", optimum,
       "also bracket F* (non-private prox-SDCA, spec/dda.md DDA.FSTAR) for the suboptimality "
-      "F(x̄) − F* of dda §5 (non_private)");
+      "F(x̄) − F* of dda §5 (non_private; a private run needs diagnostics)");
     v("optimum_max_epochs", optimum_max_epochs, "epoch cap of the F* solve, in [1, 1e6]");
     v("optimum_tolerance", optimum_tolerance,
       "stop the F* solve when upper − lower <= this, in (0, 1)");
@@ -121,6 +130,16 @@ struct params {
     c.at_least<int>("threads", threads, 1, max_threads);
     c.require(!fast_noise || std::is_same_v<Real, double>, "fast_noise",
               "false unless the precision is double", std::string("true"));
+    // PRIV.RELEASE: a private run computes functions of the data without noise only on request
+    const bool is_private = calibration != calibration_kind::none;
+    c.require(!optimum || diagnostics || !is_private, "optimum",
+              "false unless diagnostics = true in a private run (the F* bracket is a function of "
+              "the data without noise)",
+              std::string("true"));
+    c.require(trace_every == 0 || diagnostics || !is_private, "trace_every",
+              "0 unless diagnostics = true in a private run (the trace's objective values are "
+              "functions of the data without noise)",
+              trace_every);
     c.at_least<long long>("optimum_max_epochs", optimum_max_epochs, 1, 1000000);
     c.require(is_finite_value(optimum_tolerance) && optimum_tolerance > Real(0) &&
                   optimum_tolerance < Real(1),

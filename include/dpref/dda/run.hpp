@@ -98,9 +98,10 @@ accounting::ledger<Real> plan_ledger(const privacy_setup<Real>& s, const Real& s
   return plan_ledger_of(s, accounting::make_event<Real>(g));
 }
 
-/// Secure mode (SEC.DDA): the lattice Gaussian of one round at σ for d coordinates: Δ2 = 2L,
-/// clamp C = L (Assumption 3: ‖ĝ‖₂ <= L, so |ĝ_c| <= L and the clamp never binds on conforming
-/// records), grid of mechanisms::snapped_gaussian_grid_exponent.
+/// Secure mode (SEC.DDA): the lattice Gaussian of one round at σ for d coordinates: Δ2 = 2L
+/// (ĝ is clipped to ‖ĝ‖₂ <= L first, PRIV.DDA.LIPSCHITZ), coordinate clamp C = L (|ĝ_c| <= ‖ĝ‖₂
+/// <= L, so the clamp never binds after the clip; it only keeps the lattice arithmetic bounded),
+/// grid of mechanisms::snapped_gaussian_grid_exponent.
 inline mechanisms::snapped_gaussian_params snapped_round(double lipschitz, double sigma,
                                                          long long d) {
   mechanisms::snapped_gaussian_params sp;
@@ -182,6 +183,69 @@ void validate_params_against(const problem<Real, Features>& prob, const params<R
                "> 0 unless h is strongly convex", p.gamma);
 }
 
+/// The enforced public bound of every private dda run (PRIV.BOUNDS): Δ2 = 2L holds for any
+/// data because each sampled subgradient is clipped to ‖ĝ‖₂ <= L (sampled_subgradient).
+/// @spec PRIV.DDA.LIPSCHITZ
+template <real_scalar Real>
+enforced_bound<Real> lipschitz_enforcement(const Real& L) {
+  return {"lipschitz", L, enforcement::clip,
+          "each sampled subgradient is clipped to l2 norm <= lipschitz before the Gaussian noise "
+          "(step 6), so one round's l2 sensitivity is 2 lipschitz for any data"};
+}
+
+/// What a run releases with, decided before the first draw: the privacy report (ledger planned
+/// and checked against the request) and the engine's parameters (σ, the clip at L, the lattice
+/// of the secure mode). `run` is plan_run + run_dp_dda; the audits use the same plan.
+template <real_scalar Real>
+struct planned_run {
+  privacy_report<Real> privacy;
+  algorithm_params<Real> engine;
+  std::string calibration;
+};
+
+/// Validates, calibrates σ from public quantities only and plans the ledger (see the file
+/// comment). @throws invalid_parameter naming the field; accounting::budget_exceeded
+/// @spec DDA.RUN ARCH.BUDGET ARCH.PUBLIC PRIV.BOUNDS
+template <real_scalar Real, class Features>
+planned_run<Real> plan_run(const problem<Real, Features>& prob, const network& net,
+                           const params<Real>& p) {
+  validate_params_against(prob, p);
+  validate_network_against(prob, net, p);
+  const auto smp = net.sampler<Real>();
+  const privacy_setup<Real> s = setup_of(p, smp.iota(), prob.per_node());
+  planned_run<Real> out;
+  out.privacy = non_private<Real>();
+  out.calibration =
+      std::string(enum_names(calibration_kind{})[static_cast<std::size_t>(p.calibration)].second);
+  privacy_budget_request<Real> req;
+  req.epsilon = p.epsilon;
+  req.delta = p.delta;
+  req.allow_over_budget = p.allow_over_budget;
+  if constexpr (std::is_same_v<Real, double>) {
+    if (p.release == noise_mode::secure) {  // SEC.DDA: lattice Gaussian, planned before any draw
+      const auto d = static_cast<long long>(prob.dimension());
+      const double sigma = calibrated_sigma_secure(s, d);
+      out.privacy = plan_privacy(plan_ledger_secure(s, sigma, d), req, "dda::run");
+      out.privacy.noise = noise_mode::secure;
+      out.engine = p.engine(sigma);
+      out.engine.secure = snapped_round(p.lipschitz, sigma, d);
+    }
+  }
+  if (p.release != noise_mode::secure) {
+    Real sigma(0);
+    if (p.calibration != calibration_kind::none) {
+      sigma = calibrated_sigma(s, p.calibration);
+      out.privacy = plan_privacy(plan_ledger(s, sigma), req, "dda::run");  // before any draw
+    }
+    out.engine = p.engine(sigma);
+  }
+  if (out.privacy.is_private) {
+    out.engine.clip = p.lipschitz;  // PRIV.DDA.LIPSCHITZ: Δ2 = 2L for any data
+    out.privacy.enforced.push_back(lipschitz_enforcement(p.lipschitz));
+  }
+  return out;
+}
+
 /// dda Algorithm 1 with σ calibrated and the ledger planned before the first draw.
 /// Distributed variant (spec/distributed.md DIST.DDA): every rank of `comm` calls it with the
 /// same arguments; the nodes are split over the ranks; rank 0 returns the result, bit-identical
@@ -193,51 +257,17 @@ template <real_scalar Real, class Features>
 result<Real> run(const problem<Real, Features>& prob, const network& net, const params<Real>& p,
                  const philox_stream& stream,
                  const parallel::communicator& comm = parallel::serial()) {
-  validate_params_against(prob, p);
-  validate_network_against(prob, net, p);
-  const auto smp = net.sampler<Real>();
-  const privacy_setup<Real> s = setup_of(p, smp.iota(), prob.per_node());
-  privacy_report<Real> privacy = non_private<Real>();
-  Real sigma(0);
-  if constexpr (std::is_same_v<Real, double>) {
-    if (p.release == noise_mode::secure) {  // SEC.DDA: lattice Gaussian, planned before any draw
-      const auto d = static_cast<long long>(prob.dimension());
-      sigma = calibrated_sigma_secure(s, d);
-      privacy_budget_request<Real> req;
-      req.epsilon = p.epsilon;
-      req.delta = p.delta;
-      privacy = plan_privacy(plan_ledger_secure(s, sigma, d), req, "dda::run");
-      privacy.noise = noise_mode::secure;
-      algorithm_params<Real> e = p.engine(sigma);
-      e.secure = snapped_round(p.lipschitz, sigma, d);
-      result<Real> res = run_dp_dda(prob, smp, e, stream, comm);
-      res.privacy = std::move(privacy);
-      res.sigma = sigma;
-      res.calibration = "rdp";
-      res.status = dpref::status::completed;
-      res.iterations = p.iterations;
-      res.message = "dda Algorithm 1: T = " + std::to_string(p.iterations) +
-                    " rounds, secure (lattice Gaussian), sigma from calibration rdp";
-      return res;
-    }
-  }
-  if (p.calibration != calibration_kind::none) {
-    sigma = calibrated_sigma(s, p.calibration);
-    privacy_budget_request<Real> req;
-    req.epsilon = p.epsilon;
-    req.delta = p.delta;
-    req.allow_over_budget = p.allow_over_budget;
-    privacy = plan_privacy(plan_ledger(s, sigma), req, "dda::run");  // before any draw
-  }
-  result<Real> res = run_dp_dda(prob, smp, p.engine(sigma), stream, comm);
-  res.privacy = std::move(privacy);
-  res.sigma = sigma;
-  res.calibration =
-      std::string(enum_names(calibration_kind{})[static_cast<std::size_t>(p.calibration)].second);
+  planned_run<Real> plan = plan_run(prob, net, p);
+  result<Real> res = run_dp_dda(prob, net.sampler<Real>(), plan.engine, stream, comm);
+  res.privacy = std::move(plan.privacy);
+  res.sigma = plan.engine.sigma;
+  res.calibration = plan.calibration;
   res.status = dpref::status::completed;
   res.iterations = p.iterations;
+  const bool secure = res.privacy.noise == noise_mode::secure;
   res.message = "dda Algorithm 1: T = " + std::to_string(p.iterations) + " rounds, " +
-                (p.calibration == calibration_kind::none
+                (secure ? std::string("secure (lattice Gaussian), sigma from calibration rdp")
+                 : p.calibration == calibration_kind::none
                      ? std::string("no noise (conventional DDA, not private)")
                      : "sigma from calibration " + res.calibration +
                            (res.privacy.budget_met ? std::string()

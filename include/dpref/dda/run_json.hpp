@@ -4,12 +4,14 @@
 //                         public descriptions, `run`, and the result document (dpref.result/1).
 // Deterministic: no timings.
 //
-// "iterates": the outputs of dda Algorithm 1 — x̃_i^(T) of every node ("x_tilde", d×n as columns)
-// and their average x̄ ("x_bar", the point evaluated in dda §5) — with σ, ι and the calibration
-// (public). "trace": null. "non_private": functions of every record without noise — ỹ^(T) of
-// (8), F(x̄), the certified bracket of F* and the suboptimality (params.optimum), test accuracy,
-// the consensus error per snapshot, and the data-dependent empirical_lipschitz() (a
-// diagnostic: the calibration uses params.lipschitz).
+// "iterates": the outputs of dda Algorithm 1 — x̃_i^(T) of every node ("x_tilde", d×n as columns),
+// their average x̄ ("x_bar", the point evaluated in dda §5) and ỹ^(T) of (8) (post-processing of
+// the noisy messages) — with σ, ι, q and the calibration (public). "trace": null.
+// "non_private" (PRIV.RELEASE: a private run has it only with params.diagnostics): functions of
+// every record without noise — F(x̄), the certified bracket of F* and the suboptimality
+// (params.optimum), test accuracy, the objective and consensus error per snapshot, and the
+// data-dependent empirical_lipschitz() (a diagnostic: the calibration uses params.lipschitz,
+// enforced by clipping, PRIV.DDA.LIPSCHITZ).
 #pragma once
 
 #include <cstdint>
@@ -27,7 +29,7 @@ namespace detail {
 
 inline constexpr const char* non_private_note =
     "not covered by the privacy guarantee: functions of every record without noise (objective, "
-    "F* bracket, accuracy, consensus, y_tilde, empirical Lipschitz constant)";
+    "F* bracket, accuracy, consensus, empirical Lipschitz constant)";
 
 template <real_scalar Real, class F>
 io::json run_on(const io::document& doc, const config<Real>& cfg, const labelled_split<F>& data,
@@ -46,26 +48,27 @@ io::json run_on(const io::document& doc, const config<Real>& cfg, const labelled
   const philox_stream stream(cfg.seed, cfg.stream);
   const result<Real> res = run(prob, cfg.network, cfg.params, stream, comm);  // DIST.DDA
   if (!comm.is_root()) return io::json(nullptr);  // the document is rank 0's (DIST.DDA)
-  const FR Xtest = data.Xtest.template cast<Real>();
-  const vector<Real> ytest = data.ytest.template cast<Real>();
 
   result_parts parts;
   parts.paper = "dda";
   parts.algorithm = "dp_dda";
   parts.config = io::fields_value(cfg);
-  parts.iterates = {{"x_bar", io::to_value(res.x_bar)},
-                    {"x_tilde", io::to_value(res.x_tilde)},
-                    {"sigma", io::real_value(res.sigma)},
-                    {"iota", io::real_value(res.iota)},
+  // released: x̃_i, x̄ and ỹ (post-processing of the noisy messages ζ, dda (8)) and public values
+  parts.iterates = {{"x_bar", io::to_value(res.x_bar)},     {"x_tilde", io::to_value(res.x_tilde)},
+                    {"y_tilde", io::to_value(res.y_tilde)}, {"sigma", io::real_value(res.sigma)},
+                    {"iota", io::real_value(res.iota)},     {"records_per_node", prob.per_node()},
                     {"calibration", res.calibration}};
   parts.trace = nullptr;
+  // PRIV.RELEASE: functions of the data without noise only for non-private runs or on request
+  parts.diagnostics = cfg.params.diagnostics;
+  if (res.privacy.is_private && !cfg.params.diagnostics) return result_value(res, std::move(parts));
+  const FR Xtest = data.Xtest.template cast<Real>();
+  const vector<Real> ytest = data.ytest.template cast<Real>();
   io::json np = io::json::object();
   np["note"] = non_private_note;
   np["data"] = data.name;
   np["records_used"] = static_cast<long long>(prob.used());
-  np["records_per_node"] = prob.per_node();
   np["empirical_lipschitz"] = io::real_value(prob.empirical_lipschitz());
-  np["y_tilde"] = io::to_value(res.y_tilde);
   np["objective_x_bar"] = io::real_value(prob.objective(res.x_bar));
   np["test_accuracy"] = io::real_value(accuracy<Real>(Xtest, ytest, res.x_bar));
   io::json tr = io::json::array();
