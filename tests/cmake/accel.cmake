@@ -52,6 +52,22 @@ if(TARGET dpref_cli)
            COMMAND ${CMAKE_COMMAND} -E env sh -c "$<TARGET_FILE:dpref_cli> accel run --n 100 --d 2 --iterations 3 --noise fixed --noise-scale 0.001 --allow-over-budget 2>&1 >/dev/null")
   set_tests_properties(ACCEL_CLI_over_budget_warning PROPERTIES LABELS unit
                        PASS_REGULAR_EXPRESSION "WARNING: the certified guarantee")
+  # PRIV.RELEASE: a private run's document has no non-private diagnostics unless asked for
+  # (--diagnostics), and then under "non_private" with its note; PRIV.BOUNDS: it lists its
+  # enforced public bounds (the clamp too in secure mode)
+  add_test(NAME PRIV_RELEASE_accel_cli_default
+           COMMAND dpref_cli accel run --n 100 --d 2 --iterations 3)
+  set_tests_properties(PRIV_RELEASE_accel_cli_default PROPERTIES LABELS unit
+                       PASS_REGULAR_EXPRESSION "\"constant\": \"l1_bound\""
+                       FAIL_REGULAR_EXPRESSION "non_private|objective")
+  add_test(NAME PRIV_RELEASE_accel_cli_diagnostics
+           COMMAND dpref_cli accel run --n 100 --d 2 --iterations 3 --diagnostics --trace --fstar)
+  set_tests_properties(PRIV_RELEASE_accel_cli_diagnostics PROPERTIES LABELS unit
+                       PASS_REGULAR_EXPRESSION "\"non_private\": {[\r\n ]*\"note\": \"not covered")
+  add_test(NAME PRIV_BOUNDS_accel_cli_secure
+           COMMAND dpref_cli accel run --n 100 --d 2 --iterations 3 --secure --clamp 7)
+  set_tests_properties(PRIV_BOUNDS_accel_cli_secure PROPERTIES LABELS unit
+                       PASS_REGULAR_EXPRESSION "\"constant\": \"clamp\",[\r\n ]*\"value\": 7(\\.0)?,[\r\n ]*\"enforcement\": \"clip\"")
   # HARD.CATALOGUE: every bad input of tests/cli/catalogue/accel.jsonl refused clearly
   add_test(NAME HARD_CATALOGUE_accel
            COMMAND /usr/bin/python3 ${PROJECT_SOURCE_DIR}/tests/cli/catalogue.py

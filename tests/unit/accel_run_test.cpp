@@ -5,7 +5,9 @@
 // (the (3.3) formula at 50 digits, Proposition 3.1 by hand), not read back from the code.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -63,6 +65,19 @@ TEST(ACCEL_PARAMS, MessagesNameFieldAndValue) {
   EXPECT_EQ(msg([](auto& p) { p.E0 = -1.0; }), "accel::params.E0 must be finite and >= 0, got -1");
   EXPECT_EQ(msg([](auto& p) { p.masg_p = 61; }),
             "accel::params.masg_p must be >= 1 and <= 60, got 61");
+  // PRIV.RELEASE: non-private outputs of a private run need the explicit request
+  EXPECT_EQ(msg([](auto& p) { p.trace = true; }),
+            "accel::params.trace must be false in a private run unless diagnostics = true (F(x_t) "
+            "is not private), got true");
+  EXPECT_EQ(msg([](auto& p) { p.fstar = true; }),
+            "accel::params.fstar must be false in a private run unless diagnostics = true (F* is "
+            "not private), got true");
+  EXPECT_EQ(msg([](auto& p) { p.trace = p.fstar = p.diagnostics = true; }), "(no exception)");
+  EXPECT_EQ(msg([](auto& p) {
+              p.trace = p.fstar = true;
+              p.noise = accel::noise_mode::none;
+            }),
+            "(no exception)");
   // against the problem
   const auto P = small_problem();
   accel::params<double> p;
@@ -79,11 +94,12 @@ TEST(ACCEL_PARAMS, FieldListIsTheSharedVocabulary) {
   std::vector<std::string> names;
   accel::params<double> p;
   p.fields([&](std::string_view n, auto&, std::string_view = {}) { names.emplace_back(n); });
-  const std::vector<std::string> expect{"algorithm", "epsilon", "iterations",  "m",
-                                        "alpha",     "c",       "L",           "beta",
-                                        "x0",        "noise",   "noise_scale", "trace",
-                                        "E0",        "masg_p",  "masg_n1",     "allow_over_budget",
-                                        "fstar",     "release", "clamp"};
+  const std::vector<std::string> expect{
+      "algorithm", "epsilon",     "iterations",  "m",
+      "alpha",     "c",           "L",           "beta",
+      "x0",        "noise",       "noise_scale", "trace",
+      "E0",        "masg_p",      "masg_n1",     "allow_over_budget",
+      "fstar",     "diagnostics", "release",     "clamp"};
   EXPECT_EQ(names, expect);
   EXPECT_EQ(io::enum_to_string(accel::algorithm_kind::nag_opt), "nag_opt");
   EXPECT_EQ(io::enum_to_string(accel::algorithm_kind::masg_opt), "masg_opt");
@@ -167,7 +183,7 @@ TEST(ACCEL_RUN, DispatchesToTheSixAlgorithms) {
     EXPECT_EQ(r.noise_scales, direct.noise_scales);
     EXPECT_EQ(r.status, status::completed);
     EXPECT_EQ(r.iterations, direct.iterations);
-    EXPECT_EQ(*r.diagnostics.objective, P.value(r.x));
+    EXPECT_FALSE(r.diagnostics.objective.has_value());  // PRIV.RELEASE: not asked for
   };
   same(accel::algorithm_kind::gd, accel::dp_gd::run(P, p, s));
   same(accel::algorithm_kind::shb, accel::dp_shb::run(P, p, s));
@@ -212,6 +228,7 @@ TEST(ACCEL_RUN, PublicSmoothnessNotTheData) {
   p.algorithm = accel::algorithm_kind::nag;
   p.iterations = 5;
   p.fstar = true;
+  p.diagnostics = true;
   const auto r = accel::run(P, p, philox_stream(1));
   // B²/4 + 2λ rounded up (two nextafter steps above the exact 100.02)
   EXPECT_EQ(r.smoothness, P.public_smoothness());
@@ -245,7 +262,7 @@ io::document parse(const std::string& text) { return io::document::parse(text, "
 TEST(ACCEL_JSON, RunJsonDocument) {
   const std::string text =
       R"({"problem": {"n": 300, "d": 3}, "params": {"algorithm": "masg", "iterations": 8,
-          "m": 60, "trace": true}, "seed": 5})";
+          "m": 60, "trace": true, "diagnostics": true}, "seed": 5})";
   const io::json a = accel::run_json<double>(parse(text));
   EXPECT_EQ(a["schema"], "dpref.result/1");
   EXPECT_EQ(a["paper"], "accel");
@@ -253,9 +270,12 @@ TEST(ACCEL_JSON, RunJsonDocument) {
   EXPECT_EQ(a["status"], "completed");
   EXPECT_EQ(a["iterations"], 8);
   EXPECT_EQ(a["iterates"]["batch"], 60);
-  EXPECT_EQ(a["trace"]["objective"].size(), 9u);
+  // private run: the objective trace is a non-private diagnostic (PRIV.RELEASE)
+  EXPECT_TRUE(a["trace"].is_null());
+  EXPECT_EQ(a["non_private"]["trace"]["objective"].size(), 9u);
   EXPECT_TRUE(a["privacy"]["private"].get<bool>());
   EXPECT_TRUE(a["non_private"].contains("objective"));
+  EXPECT_TRUE(a["non_private"].contains("note"));
   // the echoed config reproduces the run byte for byte
   const io::json b = accel::run_json<double>(io::document::from_value(a["config"], "echo"));
   EXPECT_EQ(a.dump(), b.dump());
@@ -266,6 +286,132 @@ TEST(ACCEL_JSON, RunJsonDocument) {
       message_of([&] { accel::run_json<double>(parse(R"({"params": {"epsilon": -1}})")); });
   EXPECT_NE(bad.find("/params/epsilon"), std::string::npos) << bad;
   EXPECT_NE(bad.find("accel::params.epsilon must be finite and > 0, got -1"), std::string::npos);
+}
+
+// ---------------------------------------------------------- PRIV.BOUNDS / PRIV.RELEASE --
+
+// Every private accel run lists the public constants its ledger relies on and how the library
+// enforces them (spec/privacy_bounds.md, accel section); a non-private run lists none.
+TEST(PRIV_BOUNDS, AccelPrivateRunsListTheirEnforcedBounds) {
+  const auto P = small_problem();  // B = 20
+  accel::params<double> p;
+  p.iterations = 3;
+  for (const auto a : {accel::algorithm_kind::gd, accel::algorithm_kind::shb,
+                       accel::algorithm_kind::nag, accel::algorithm_kind::nag_opt,
+                       accel::algorithm_kind::masg, accel::algorithm_kind::masg_opt}) {
+    p.algorithm = a;
+    const auto r = accel::run(P, p, philox_stream(1));
+    ASSERT_EQ(r.privacy.enforced.size(), 1u) << io::enum_to_string(a);
+    EXPECT_EQ(r.privacy.enforced[0].constant, "l1_bound");
+    EXPECT_EQ(r.privacy.enforced[0].value, 20.0);
+    EXPECT_EQ(r.privacy.enforced[0].kind, enforcement::refuse);
+    EXPECT_NE(r.privacy.enforced[0].how.find("refused"), std::string::npos);
+  }
+  // secure: the clamp too (default 2^10 S1 = 40960, or the given one)
+  p.algorithm = accel::algorithm_kind::gd;
+  p.release = noise_mode::secure;
+  auto r = accel::run(P, p, philox_stream(1));
+  ASSERT_EQ(r.privacy.enforced.size(), 2u);
+  EXPECT_EQ(r.privacy.enforced[1].constant, "clamp");
+  EXPECT_EQ(r.privacy.enforced[1].value, 40960.0);
+  EXPECT_EQ(r.privacy.enforced[1].kind, enforcement::clip);
+  p.clamp = 5.0;
+  r = accel::run(P, p, philox_stream(1));
+  EXPECT_EQ(r.privacy.enforced[1].value, 5.0);
+  // the quadratic (3.16) has no records: derived (sensitivity 0 <= the declared S1 = 3)
+  matrix<double> Q = matrix<double>::Identity(2, 2);
+  const problems::quadratic<double> F(Q, vector<double>::Zero(2), 0.0, 3.0);
+  accel::params<double> q;
+  q.iterations = 2;
+  q.noise = accel::noise_mode::fixed;
+  q.noise_scale = 10.0;
+  r = accel::run(F, q, philox_stream(1));
+  ASSERT_EQ(r.privacy.enforced.size(), 1u);
+  EXPECT_EQ(r.privacy.enforced[0].constant, "l1_sensitivity");
+  EXPECT_EQ(r.privacy.enforced[0].value, 3.0);
+  EXPECT_EQ(r.privacy.enforced[0].kind, enforcement::derived);
+  // non-private: no guarantee, nothing listed
+  q.noise = accel::noise_mode::none;
+  q.noise_scale.reset();
+  EXPECT_TRUE(accel::run(F, q, philox_stream(1)).privacy.enforced.empty());
+  // a problem of another kind: its declared S1 is an unchecked claim, so a private run is refused
+  // (and the same problem runs without noise)
+  struct undeclared {
+    long long size() const { return 4; }
+    long long dimension() const { return 1; }
+    double l1_sensitivity() const { return 1; }
+    double strong_convexity() const { return 1; }
+    double smoothness() const { return 1; }
+    double public_smoothness() const { return 1; }
+    double value(const vector<double>&) const { return 0; }
+    void gradient_into(const vector<double>& x, vector<double>& g) const { g = x; }
+    void minibatch_gradient_into(const vector<double>& x, std::span<const long long>,
+                                 vector<double>& g) const {
+      g = x;
+    }
+  } U;
+  accel::params<double> u;
+  u.algorithm = accel::algorithm_kind::gd;
+  u.alpha = 0.1;
+  u.iterations = 2;
+  EXPECT_NE(message_of([&] {
+              accel::run(U, u, philox_stream(1));
+            }).find("accel::run: a private run needs a problem whose l1 sensitivity is enforced"),
+            std::string::npos);
+  u.noise = accel::noise_mode::none;
+  EXPECT_EQ(accel::run(U, u, philox_stream(1)).status, status::completed);
+  // the JSON carries the list
+  const io::json j = accel::run_json<double>(
+      io::document::parse(R"({"problem": {"n": 50, "d": 2, "l1_bound": 3}})", "t.json"));
+  ASSERT_EQ(j["privacy"]["enforced"].size(), 1u);
+  EXPECT_EQ(j["privacy"]["enforced"][0]["constant"], "l1_bound");
+  EXPECT_EQ(j["privacy"]["enforced"][0]["value"], 3.0);
+  EXPECT_EQ(j["privacy"]["enforced"][0]["enforcement"], "refuse");
+}
+
+// A private run releases x_{T'} and public quantities only: no objective, trace, F* or data L
+// unless diagnostics is asked for, and then under non_private with its note.
+TEST(PRIV_RELEASE, AccelPrivateDocumentCarriesOnlyTheLedgersReleases) {
+  const auto P = small_problem();
+  accel::params<double> p;
+  p.iterations = 4;
+  const auto r = accel::run(P, p, philox_stream(2));
+  EXPECT_FALSE(r.diagnostics.objective.has_value());
+  EXPECT_FALSE(r.diagnostics.fstar.has_value());
+  EXPECT_FALSE(r.diagnostics.smoothness_certified.has_value());
+  EXPECT_TRUE(r.trace.empty());
+  const auto doc = [](const std::string& params) {
+    return accel::run_json<double>(io::document::parse(
+        R"({"problem": {"n": 60, "d": 3}, "params": {"iterations": 4)" + params + "}}", "t.json"));
+  };
+  const io::json a = doc("");
+  EXPECT_FALSE(a.contains("non_private"));
+  EXPECT_TRUE(a["trace"].is_null());
+  std::vector<std::string> keys;
+  for (const auto& [k, v] : a["iterates"].items()) keys.push_back(k);
+  std::sort(keys.begin(), keys.end());
+  // x is the release; the rest is public (b_t, α, β, m, n, d, L_pub, S1 = 2B, μ = 2λ)
+  EXPECT_EQ(keys, (std::vector<std::string>{"S1", "alpha", "batch", "beta", "d", "mu", "n",
+                                            "noise_scales", "smoothness", "x"}));
+  // asked for: the diagnostics under non_private, labelled; the released x is the same
+  const io::json b = doc(R"(, "diagnostics": true, "trace": true, "fstar": true)");
+  ASSERT_TRUE(b.contains("non_private"));
+  EXPECT_NE(b["non_private"]["note"].get<std::string>().find("not covered"), std::string::npos);
+  EXPECT_TRUE(b["non_private"]["objective"].is_number());
+  EXPECT_TRUE(b["non_private"]["F_star"]["value"].is_number());
+  EXPECT_TRUE(b["non_private"]["smoothness_certified"].is_number());
+  EXPECT_EQ(b["non_private"]["trace"]["objective"].size(), 5u);
+  EXPECT_TRUE(b["trace"].is_null());
+  EXPECT_EQ(a["iterates"]["x"], b["iterates"]["x"]);
+  EXPECT_EQ(a["privacy"], b["privacy"]);
+  // refused rather than silently dropped
+  EXPECT_NE(message_of([&] { doc(R"(, "trace": true)"); }).find("/params/trace"),
+            std::string::npos);
+  // a non-private run keeps its diagnostics (no guarantee is claimed)
+  const io::json c = doc(R"(, "noise": "none", "trace": true)");
+  EXPECT_FALSE(c["privacy"]["private"].get<bool>());
+  EXPECT_TRUE(c["non_private"]["objective"].is_number());
+  EXPECT_EQ(c["trace"]["objective"].size(), 5u);
 }
 
 // ARCH.NUMBERS: "0.1" is converted once at the target precision (mp50: nearest 1/10).

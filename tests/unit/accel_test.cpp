@@ -23,6 +23,7 @@
 #include "dpref/problems/fast_exp.hpp"
 #include "dpref/problems/logistic_kernel.hpp"
 #include "dpref/problems/real_logistic.hpp"
+#include "support/messages.hpp"
 
 // Allocation counter for ACCEL_ENGINE.NoAllocationPerIteration (replaces the global
 // operator new/delete of this test program only; GCC cannot see that the replaced pair is
@@ -100,6 +101,43 @@ TEST(ACCEL_LOGISTIC, RejectsInvalidData) {
   EXPECT_THROW(problems::logistic_regression<double>(U, z, 0.01, 5.0), std::invalid_argument);
   z << 1, -1;
   EXPECT_THROW(problems::logistic_regression<double>(U, z, 0.0, 5.0), std::domain_error);
+}
+
+// PRIV.ACCEL.L1_BOUND: the record check decides Σ|u_j| <= B exactly. 1024 terms 2^-10 sum to
+// B = 1 exactly (admitted); one more term 2^-e below the scalar's precision leaves the rounded sum
+// at 1 but the exact one above B (refused), at double, long double and mp50.
+template <class Real>
+void expect_exact_l1_comparison(int e) {
+  vector<Real> v = vector<Real>::Constant(1025, Real(0));
+  for (Eigen::Index j = 0; j < 1024; ++j) v[j] = (j % 2 ? Real(1) : Real(-1)) / Real(1024);
+  Real norm(0);
+  EXPECT_TRUE(problems::l1_norm_within(v, Real(1), norm));
+  EXPECT_EQ(norm, Real(1));
+  using std::ldexp;
+  v[1024] = ldexp(Real(1), -e);
+  EXPECT_FALSE(problems::l1_norm_within(v, Real(1), norm)) << scalar_name<Real>();
+  EXPECT_EQ(norm, Real(1));  // the rounded sum alone would have admitted it
+  EXPECT_TRUE(problems::l1_norm_within(v, Real(1) + machine_epsilon<Real>(), norm));
+  // far from the bound the rounded sum decides
+  EXPECT_TRUE(problems::l1_norm_within(v, Real(2), norm));
+  EXPECT_FALSE(problems::l1_norm_within(v, Real(1) / 2, norm));
+}
+
+TEST(ACCEL_S1, RecordCheckIsExact) {
+  expect_exact_l1_comparison<double>(60);
+  expect_exact_l1_comparison<long double>(70);
+  expect_exact_l1_comparison<mp50>(200);
+  // the constructor: a record on the bound is admitted, one above refused naming it
+  matrix<double> U(2, 3);
+  U << 0.25, 1, 0.25, 0.75, 0, std::nextafter(0.75, 1.0);
+  vector<double> z = vector<double>::Ones(3);
+  const std::string msg =
+      test::message_of([&] { (void)problems::logistic_regression<double>(U, z, 0.01, 1.0); });
+  EXPECT_NE(msg.find("logistic_regression.l1_bound must be >= ||u_i||_1 = 1 of record i = 2"),
+            std::string::npos)
+      << msg;
+  U(1, 2) = 0.75;
+  EXPECT_NO_THROW((void)problems::logistic_regression<double>(U, z, 0.01, 1.0));
 }
 
 TEST(ACCEL_S1, RegulariserGradientCancelsBetweenNeighbours) {
@@ -183,6 +221,7 @@ TEST(ACCEL_GD, LedgerSumsToEpsAndUniformSplitAtFullBatch) {
   p.iterations = 50;
   p.epsilon = 0.7;
   p.trace = true;
+  p.diagnostics = true;  // the objective trace of a private run is a non-private diagnostic
   const auto r = accel::dp_gd::run(P, p, philox_stream(11));
   EXPECT_EQ(r.status, dpref::status::completed);
   EXPECT_NEAR(r.eps_spent, 0.7, 1e-14);
@@ -812,8 +851,15 @@ TEST(ACCEL_REALDATA, LoadsCsvWithInterceptAndRejectsViolationsAndMissingFiles) {
   const auto P = problems::make_logistic<double>(ds.data, 0.01);
   EXPECT_EQ(P.l1_sensitivity(), 6.0);  // S1 = 2B (5.2)
   // A declared bound below a row's norm is rejected by the problem (never used silently).
+  // PRIV.BOUNDS: the message names the constant, the record and its norm (row 1: 0 + 1 + 1 = 2).
   const auto tight = problems::load_real_logistic_data(path, 1.5, false);
   EXPECT_THROW(problems::make_logistic<double>(tight.data, 0.01), std::domain_error);
+  const std::string msg =
+      test::message_of([&] { (void)problems::make_logistic<double>(tight.data, 0.01); });
+  EXPECT_NE(msg.find("logistic_regression.l1_bound must be >= ||u_i||_1 = 2 of record i = 1"),
+            std::string::npos)
+      << msg;
+  EXPECT_NE(msg.find("got 1.5"), std::string::npos) << msg;
   try {
     (void)problems::load_real_logistic_data((dir / "dpref_no_such_file.csv").string());
     ADD_FAILURE() << "no exception for a missing file";
@@ -1057,6 +1103,7 @@ TEST(ACCEL_THM35, StationaryExcessIsHalfSumLambdaGammaNotLm) {
   p.noise_scale = b;
   p.allow_over_budget = true;  // a noise-level experiment: the implied ε is far above 1
   p.trace = true;
+  p.diagnostics = true;
   p.x0 = vector<double>::Zero(2);
   const auto r = accel::dp_shb::run(F, p, philox_stream(17));
   std::vector<double> means;

@@ -89,6 +89,7 @@ bool all_finite(const vector<Real>& x) {
 template <class Problem, real_scalar Real>
 result<Real> execute(const Problem& P, const params<Real>& p, long long m, const plan<Real>& pl,
                      result<Real> r, const philox_stream& stream) {
+  if (r.privacy.is_private) r.privacy.enforced = enforced_bounds(P, p);  // PRIV.BOUNDS
   const long long n = P.size();
   const auto d = static_cast<Eigen::Index>(P.dimension());
   const auto T = static_cast<long long>(pl.alpha.size());

@@ -63,12 +63,16 @@ struct params {
   std::optional<vector<Real>> x0;  ///< start (public); absent: x0 = 10·1 (accel §5)
   noise_mode noise = noise_mode::calibrated;
   std::optional<Real> noise_scale;  ///< b for noise = fixed
-  bool trace = false;               ///< record F(x_t), t = 0..T′ (non-private)
-  std::optional<Real> E0;           ///< -opt variants: choose T′ ≤ T by Remark 4.1 with E0
-  long long masg_p = 1;             ///< MASG p >= 1 of (4.7)
+  bool trace = false;  ///< record F(x_t), t = 0..T′ (non-private: a private run needs diagnostics)
+  std::optional<Real> E0;            ///< -opt variants: choose T′ ≤ T by Remark 4.1 with E0
+  long long masg_p = 1;              ///< MASG p >= 1 of (4.7)
   std::optional<long long> masg_n1;  ///< MASG first-stage length n_1 (absent: ⌈√κ ln 2^{p+2}⌉)
   bool allow_over_budget = false;    ///< run even if a fixed noise scale exceeds ε
   bool fstar = false;  ///< accel::run: also F* by a certified non-private solve (ACCEL.FSTAR)
+  /// Also compute the non-private diagnostics (F(x_{T′}), and with trace / fstar the objective
+  /// trace, F* and the data's certified L). A private run computes none of them without it
+  /// (PRIV.RELEASE); trace and fstar are refused in a private run without it.
+  bool diagnostics = false;
   /// How the noise is released (SEC.MODE): idealised (Laplace added in floating point) or
   /// secure (lattice release, SEC.ACCEL; double only).
   ::dpref::noise_mode release = ::dpref::noise_mode::idealised;
@@ -93,7 +97,9 @@ struct params {
     v("noise", noise,
       "calibrated (b_t from ε), fixed (b = noise_scale) or none (non-private baseline)");
     v("noise_scale", noise_scale, "Laplace scale b > 0 when noise = fixed");
-    v("trace", trace, "record the objective F(x_t) of every iterate (non-private)");
+    v("trace", trace,
+      "record the objective F(x_t) of every iterate (non-private: a private run needs "
+      "diagnostics = true and reports it under non_private)");
     v("E0", E0, "-opt variants: choose T' <= T minimising (4.6) with this E0 >= 0 (Remark 4.1)");
     v("masg_p", masg_p, "MASG p in [1, 60] of (4.7)");
     v("masg_n1", masg_n1, "MASG first-stage length n_1 >= 1; absent: ⌈√κ ln 2^{p+2}⌉");
@@ -101,7 +107,12 @@ struct params {
       "run even if the guarantee of a fixed noise_scale exceeds epsilon (reported budget_met "
       "= false)");
     v("fstar", fstar,
-      "also report F* from a certified non-private solve (ACCEL.FSTAR; non-private)");
+      "also report F* from a certified non-private solve and the data's certified L (ACCEL.FSTAR; "
+      "non-private: a private run needs diagnostics = true)");
+    v("diagnostics", diagnostics,
+      "also compute non-private diagnostics (functions of the data without noise: the objective "
+      "F(x_T'), with trace the objective trace, with fstar F* and the data's certified L) under "
+      "non_private; NOT covered by the privacy guarantee");
     v("release", release,
       "idealised (Laplace noise added in floating point) or secure (lattice release: the "
       "guarantee holds for the released doubles; precision double only; SEC.ACCEL)");
@@ -133,6 +144,16 @@ struct params {
       if (noise_scale) ch.fail("noise_scale", "absent unless noise = fixed", *noise_scale);
     }
     if (E0) ch.nonnegative("E0", *E0);
+    // PRIV.RELEASE: outputs that exist only as non-private diagnostics are never silently
+    // computed (nor silently dropped) in a private run
+    if (noise != noise_mode::none && !diagnostics) {
+      ch.require(!trace, "trace",
+                 "false in a private run unless diagnostics = true (F(x_t) is not private)",
+                 std::string("true"));
+      ch.require(!fstar, "fstar",
+                 "false in a private run unless diagnostics = true (F* is not private)",
+                 std::string("true"));
+    }
     ch.at_least<long long>("masg_p", masg_p, 1, 60);
     if (masg_n1) ch.at_least<long long>("masg_n1", *masg_n1, 1, max_iterations);
     if (release == ::dpref::noise_mode::secure) {

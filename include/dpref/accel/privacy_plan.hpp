@@ -21,6 +21,7 @@
 #include <cmath>
 #include <cstdint>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -171,6 +172,58 @@ accounting::ledger<Real> snapped_ledger(const std::vector<Real>& b, bool uniform
   }
 }
 
+/// Secure mode: the public clamp C of the gradient's coordinates, params.clamp or 2^10 S₁.
+template <real_scalar Real>
+Real secure_clamp(const params<Real>& p, const Real& S1) {
+  return p.clamp ? *p.clamp : Real(1024) * S1;
+}
+
+/// PRIV.BOUNDS: the public constants the ledger's sensitivity Δ1 = S₁/m relies on, with their
+/// enforcement (spec/privacy_bounds.md, accel section):
+///   logistic regression (5.1): l1_bound B, refused per record by the problem's constructor, so
+///     the per-example loss gradients of neighbours differ by at most S₁ = 2B in ℓ1 (5.2);
+///   quadratic (3.16): no records (Q, a public), so the gradient's sensitivity is 0 <= S₁;
+///   secure release: clamp C, every coordinate of ∇F_{B_t} clamped to [−C, C] (1-Lipschitz, Δ1
+///     unchanged; C bounds the lattice range only).
+/// A private run on a problem of another kind is refused (its S₁ would be an unchecked claim).
+/// @throws std::invalid_argument for a problem without an enforced sensitivity
+/// @spec PRIV.BOUNDS PRIV.ACCEL.L1_BOUND PRIV.ACCEL.CLAMP
+template <class Problem, real_scalar Real>
+std::vector<enforced_bound<Real>> enforced_bounds(const Problem& P, const params<Real>& p) {
+  std::vector<enforced_bound<Real>> out;
+  if constexpr (requires {
+                  P.l1_bound();
+                  P.features();
+                  P.labels();
+                }) {
+    out.push_back({"l1_bound", Real(P.l1_bound()), enforcement::refuse,
+                   "every record's exact ||u_i||_1 is checked against B when the problem is "
+                   "built and a record above it is refused (naming it) before anything is "
+                   "computed; with labels in {-1, 1} the per-example loss gradients of neighbours "
+                   "then differ by at most S1 = 2B in l1 (accel (5.2)), the l1 sensitivity S1/m "
+                   "of the Laplace noise"});
+  } else if constexpr (requires {
+                         P.Q();
+                         P.minimiser();
+                       }) {
+    out.push_back({"l1_sensitivity", Real(P.l1_sensitivity()), enforcement::derived,
+                   "the quadratic (3.16) holds no records: its gradient is a function of the "
+                   "public Q and a only, so its sensitivity is 0 <= the declared S1 (accel "
+                   "Section 3.2)"});
+  } else {
+    throw std::invalid_argument(
+        "accel::run: a private run needs a problem whose l1 sensitivity is enforced "
+        "(problems::logistic_regression or problems::quadratic; spec/privacy_bounds.md)");
+  }
+  if (p.release == ::dpref::noise_mode::secure)
+    out.push_back({"clamp", secure_clamp(p, Real(P.l1_sensitivity())), enforcement::clip,
+                   "every coordinate of the minibatch gradient is clamped to [-C, C] before the "
+                   "lattice rounding; the clamp is 1-Lipschitz per coordinate, so the l1 "
+                   "sensitivity S1/m is unchanged (C bounds the lattice range only, "
+                   "SEC.LATTICE.CLAMP)"});
+  return out;
+}
+
 /// Plans the privacy of the run (before any draw): r.privacy from the ledger of pl.b.
 template <real_scalar Real>
 void plan_steps(const params<Real>& p, bool uniform, const Real& S1, long long n, long long m,
@@ -180,7 +233,7 @@ void plan_steps(const params<Real>& p, bool uniform, const Real& S1, long long n
     return;
   }
   if (p.release == ::dpref::noise_mode::secure) {
-    const Real C = p.clamp ? *p.clamp : Real(1024) * S1;
+    const Real C = secure_clamp(p, S1);
     const bool cal = p.noise == noise_mode::calibrated;
     accounting::ledger<Real> l = snapped_ledger(pl.b, uniform, S1, n, m, d, C, cal, pl);
     // calibrated: raise b_t by a few ulps while the rounding of the composition exceeds ε

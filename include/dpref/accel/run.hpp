@@ -94,7 +94,9 @@ problem<Real> make_problem(const problem_spec<Real>& s) {
                        real.data.labels.template cast<Real>(), s.lambda, B);
 }
 
-/// Non-private diagnostics of a run (functions of the private data without noise).
+/// Non-private diagnostics of a run (functions of the private data without noise). A private run
+/// computes them only when params.diagnostics is set (PRIV.RELEASE); a non-private one always
+/// has the objective.
 template <real_scalar Real>
 struct diagnostics {
   std::optional<Real> objective;                 ///< F(x_{T′})
@@ -137,6 +139,8 @@ run_result<Real> run(const Problem& prob, const params<Real>& p, const philox_st
       r = dp_masg_opt::run(prob, p, stream);
       break;
   }
+  // PRIV.RELEASE: nothing data-dependent beyond the ledger's releases unless asked for
+  if (r.privacy.is_private && !p.diagnostics) return out;
   out.diagnostics.objective = prob.value(r.x);
   if (p.fstar) {
     // F* by a certified non-private solve (ACCEL.FSTAR): F(x̂) − F* <= ‖∇F(x̂)‖²/(2μ)

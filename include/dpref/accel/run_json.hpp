@@ -5,9 +5,13 @@
 //                         document (schema dpref.result/1).
 // Result: "iterates": {"x": x_{T′} (released), "noise_scales": b_t, "alpha", "beta", "batch",
 // "smoothness" (the public L), "S1" (the public sensitivity 2B)} — public quantities and the
-// release. "trace": {"objective": F(x_t)} or null and "non_private": F(x_{T′}), the F* estimate
-// of a certified non-private solve and the data's certified L (NOT used by the run) — functions of
-// the private data, not covered by the guarantee.
+// release; "privacy.enforced": the public bounds and their enforcement (PRIV.BOUNDS).
+// Non-private diagnostics — F(x_{T′}), the objective trace F(x_t), the F* estimate of a certified
+// non-private solve and the data's certified L (NOT used by the run), functions of the private
+// data not covered by the guarantee — appear (PRIV.RELEASE):
+//   private run: only with params.diagnostics, all under "non_private" (with its "note"; the
+//     trace as non_private.trace.objective); "trace" is null;
+//   non-private run (noise = none): "trace": {"objective": F(x_t)} or null and "non_private".
 #pragma once
 
 #include <string>
@@ -28,7 +32,8 @@ io::json opt_value(const std::optional<Real>& x) {
 /// The label of the non-private section.
 inline constexpr const char* non_private_note =
     "not covered by the privacy guarantee: functions of the private data without noise (the "
-    "objective, the F* estimate, the data's certified smoothness, which the run does not use)";
+    "objective, its trace, the F* estimate, the data's certified smoothness, which the run does "
+    "not use)";
 
 /// The result document of a run (see the file comment).
 /// @spec ACCEL.JSON ARCH.RESULT
@@ -51,8 +56,12 @@ io::json result_json(const run_result<Real>& res, const config<Real>& cfg,
   it["S1"] = io::real_value(prob.l1_sensitivity());
   it["mu"] = io::real_value(prob.strong_convexity());
   parts.iterates = std::move(it);
-  parts.trace =
+  const bool priv = res.privacy.is_private;
+  parts.diagnostics = cfg.params.diagnostics;
+  const io::json trace =
       cfg.params.trace ? io::json{{"objective", io::to_value(res.trace)}} : io::json(nullptr);
+  parts.trace = priv ? io::json(nullptr) : trace;  // F(x_t) is data-dependent without noise
+  if (priv && !cfg.params.diagnostics) return result_value(res, std::move(parts));
   const auto& d = res.diagnostics;
   io::json np = io::json::object();
   np["note"] = non_private_note;
@@ -65,6 +74,7 @@ io::json result_json(const run_result<Real>& res, const config<Real>& cfg,
   else
     np["F_star"] = nullptr;
   np["smoothness_certified"] = detail::opt_value(d.smoothness_certified);
+  if (priv) np["trace"] = trace;
   parts.non_private = std::move(np);
   return result_value(res, std::move(parts));
 }

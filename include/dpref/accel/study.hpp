@@ -147,6 +147,7 @@ inline io::json study_figure34(const study_config& o) {
             if (o.paper_L) p.L = P.smoothness();  // declared public: reproduction only
             p.epsilon = o.eps;
             p.trace = true;
+            p.diagnostics = true;  // the study evaluates F(x_t): a non-private analysis
             if (alg == algorithm_kind::nag_opt || alg == algorithm_kind::masg_opt) p.E0 = o.E0;
             const philox_stream st(o.seed, static_cast<std::uint64_t>(r));
             const auto res = run(P, p, st);

@@ -6,8 +6,10 @@
 // Gradient: ∇f(x; u, z) = −z u /(1 + exp(z uᵀx)) + 2λx. The regulariser's gradient 2λx is the
 // same for every example, so it cancels between neighbouring datasets and
 //   ‖∇f(x; u, z) − ∇f(x; u′, z′)‖₁ ≤ ‖u‖₁ + ‖u′‖₁ ≤ 2 B =: S₁     (accel (5.2))
-// for a PUBLIC bound B ≥ sup ‖u‖₁ (B must not depend on the data; the constructor checks
-// that every row respects it).
+// for a PUBLIC bound B ≥ sup ‖u‖₁ (B must not depend on the data). The constructor enforces it
+// (spec/privacy_bounds.md PRIV.BOUNDS, "refuse"): a record whose exact ‖u_i‖₁ exceeds B is
+// refused with an invalid_parameter naming l1_bound, the record and its norm, before anything
+// can be computed from the data (l1_norm_within: no rounding in the decision).
 // Certified constants: μ = 2λ; L = λ_max(¼ UᵀU/n) + 2λ (σ′ ≤ ¼), bounded above rigorously by
 // certified_lambda_max (eigendecomposition + Weyl residual bound, spectral_bound.hpp).
 //
@@ -28,16 +30,51 @@
 #include <cmath>
 #include <cstddef>
 #include <span>
+#include <string>
 #include <type_traits>
 #include <vector>
 
 #include "dpref/error.hpp"
+#include "dpref/params.hpp"
 #include "dpref/problems/fast_exp.hpp"
 #include "dpref/problems/logistic_kernel.hpp"
 #include "dpref/problems/spectral_bound.hpp"
 #include "dpref/scalar.hpp"
 
 namespace dpref::problems {
+
+/// Exact comparison Σ_j |v_j| <= B of a finite vector v with a finite B >= 0 (no rounding in the
+/// decision), and the recursively summed ‖v‖₁ for messages. The rounded sum s of the non-negative
+/// terms is within γ_{d−1}·S of the exact S, so it decides unless it lies within (d + 2)·ε_mach·s
+/// of B; then S − B is formed exactly as a non-overlapping expansion (Knuth's TwoSum, Shewchuk's
+/// grow-expansion; binary floating point with round-to-nearest and -ffp-contract=off, as every
+/// dpref scalar) whose sign is that of its largest component. A record on the bound (one-hot rows
+/// summing to B exactly) is accepted, one an ulp above it refused. @spec PRIV.ACCEL.L1_BOUND
+template <real_scalar Real, class Vec>
+bool l1_norm_within(const Vec& v, const Real& B, Real& norm) {
+  using std::abs;
+  norm = Real(0);
+  for (Eigen::Index j = 0; j < v.size(); ++j) norm += abs(v[j]);
+  if (!is_finite_value(norm)) return false;
+  const Real slack = norm * (Real(static_cast<long long>(v.size()) + 2) * machine_epsilon<Real>());
+  if (norm + slack <= B) return true;
+  if (norm - slack > B) return false;
+  std::vector<Real> e;  // expansion of the partial sum, increasing magnitude, no zeros
+  const auto grow = [&e](Real q) {
+    std::size_t k = 0;
+    for (std::size_t i = 0; i < e.size(); ++i) {  // (q, h) = TwoSum(q, e_i)
+      const Real x = q + e[i], bv = x - q, av = x - bv;
+      const Real h = (q - av) + (e[i] - bv);
+      q = x;
+      if (h != Real(0)) e[k++] = h;
+    }
+    e.resize(k);
+    if (q != Real(0)) e.push_back(q);
+  };
+  for (Eigen::Index j = 0; j < v.size(); ++j) grow(abs(v[j]));
+  grow(-B);
+  return e.empty() || e.back() < Real(0);
+}
 
 /// accel (5.1) with labels in {−1, 1} (errata ACC-E1, ACC-E2). @spec ACCEL.LOGISTIC
 template <real_scalar Real>
@@ -55,7 +92,9 @@ class logistic_regression {
   /// @param labels n labels in {−1, 1} @param lambda regularisation λ > 0
   /// @param l1_bound public B with ‖u_i‖₁ <= B for every admissible u (S₁ = 2B)
   /// @throws std::invalid_argument on size mismatch or a label outside {−1, 1};
-  /// std::domain_error on λ <= 0, B <= 0, non-finite features or ‖u_i‖₁ > B
+  /// std::domain_error on λ <= 0, B <= 0 or non-finite features; invalid_parameter (a
+  /// std::domain_error) "logistic_regression.l1_bound must be >= ||u_i||_1 = <norm> of record
+  /// i = <i> …, got <B>" when a record's exact ‖u_i‖₁ exceeds B (PRIV.ACCEL.L1_BOUND)
   logistic_regression(matrix<Real> features, vector<Real> labels, const Real& lambda,
                       const Real& l1_bound)
       : U_(std::move(features)), z_(std::move(labels)), lambda_(lambda), bound_(l1_bound) {
@@ -64,15 +103,18 @@ class logistic_regression {
     if (z_.size() != U_.cols()) fail_argument(fn, "labels.size()", "== n", z_.size());
     require_positive(fn, "lambda", lambda_);
     require_positive(fn, "l1_bound", bound_);
-    using std::abs;
     for (Eigen::Index i = 0; i < U_.cols(); ++i) {
       if (!(z_[i] == Real(1) || z_[i] == Real(-1))) fail_argument(fn, "labels[i]", "-1 or 1", i);
-      Real s(0);
-      for (Eigen::Index j = 0; j < U_.rows(); ++j) {
-        require_finite(fn, "features(j,i)", U_(j, i));
-        s += abs(U_(j, i));
-      }
-      if (s > bound_) fail_domain(fn, "||u_i||_1", "<= l1_bound", s);
+      for (Eigen::Index j = 0; j < U_.rows(); ++j) require_finite(fn, "features(j,i)", U_(j, i));
+      // PRIV.BOUNDS (refuse): the sensitivity S₁ = 2B of (5.2) holds only for records in the bound
+      Real norm(0);
+      if (!l1_norm_within(U_.col(i), bound_, norm))
+        param_checker(fn).fail("l1_bound",
+                               ">= ||u_i||_1 = " + ::dpref::detail::to_text(norm) +
+                                   " of record i = " + std::to_string(i) +
+                                   " (the public l1 bound B of accel (5.2) must hold for every "
+                                   "record; nothing was computed from the data)",
+                               bound_);
     }
     if constexpr (!fused) {
       r_.resize(std::min<Eigen::Index>(block, U_.cols()));
@@ -87,6 +129,8 @@ class logistic_regression {
   [[nodiscard]] const vector<Real>& labels() const { return z_; }
   [[nodiscard]] const Real& lambda() const { return lambda_; }
 
+  /// The public l1 bound B every record respects (checked by the constructor).
+  [[nodiscard]] const Real& l1_bound() const { return bound_; }
   /// S₁ = 2B (accel (5.2)); independent of x. @spec ACCEL.S1
   [[nodiscard]] Real l1_sensitivity() const { return Real(2) * bound_; }
   /// μ = 2λ (Hessian of λ‖x‖²).
