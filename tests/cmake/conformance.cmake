@@ -13,7 +13,7 @@ if(TARGET dpref_cli AND NOT DPREF_TSAN)
   set_tests_properties(CONF_CORPUS CONF_SELFCHECK_cli PROPERTIES LABELS unit)
   # CONF.MACHINE: the trajectory and sampler families regenerated under other machines'
   # conditions (x87 transcendentals +-1 ulp, Eigen cache sizes, threads, batch dispatch) are
-  # byte-identical to the committed ones (about 40 s)
+  # byte-identical to the committed ones (about a minute)
   if(CMAKE_SYSTEM_NAME STREQUAL "Linux" AND TARGET dpref_python AND NOT DPREF_SANITIZE)
     add_library(dpref_x87_perturb MODULE ${CMAKE_CURRENT_SOURCE_DIR}/conformance/x87_perturb.cpp)
     target_link_libraries(dpref_x87_perturb PRIVATE ${CMAKE_DL_LIBS})
