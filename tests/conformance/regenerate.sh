@@ -12,13 +12,14 @@ if [ "${1:-}" = "--update" ]; then
   dpref=${2:-$root/build/full/src/dpref}
   tmp="$root/data/conformance.new"
   rm -rf "$tmp"
+  trap 'rm -rf "$tmp"' EXIT  # a failed generation leaves data/conformance as it was
   "$dpref" vectors --out "$tmp"
   rm -rf "$root/data/conformance"
   mv "$tmp" "$root/data/conformance"
   "$dpref" check-vectors "$root/data/conformance" | tail -n 2
   python3 -c 'import json, sys
 for f in json.load(open(sys.argv[1]))["families"]:
-    print(f"{f[\"file\"]:<34} {f[\"vectors\"]:>4} vectors  sha256 {f[\"sha256\"]}")' \
+    print("%-34s %4d vectors  sha256 %s" % (f["file"], f["vectors"], f["sha256"]))' \
     "$root/data/conformance/MANIFEST.json"
   echo "data/conformance regenerated: review 'git diff --stat data/conformance' and commit it"
   exit 0
