@@ -23,6 +23,7 @@
 #include "dpref/audit/builtin.hpp"
 #include "dpref/audit/events.hpp"
 #include "dpref/conformance/check.hpp"
+#include "dpref/conformance/corpus.hpp"
 #include "dpref/conformance/numbers.hpp"
 #include "dpref/conformance/ops.hpp"
 #include "dpref/conformance/registry.hpp"
@@ -494,6 +495,24 @@ PYBIND11_MODULE(_core, m) {
             .dump();
       },
       py::arg("vector"), py::arg("answer"));
+  m.def(
+      "conformance_load",
+      [](const std::string& path, const std::vector<std::string>& ids,
+         const std::vector<std::string>& precisions) {
+        const auto sel = dp::conformance::load_corpus(path, ids, precisions);
+        dp::io::json fams = dp::io::json::array();
+        for (const auto& f : sel.families)
+          fams.push_back({{"family", f.family},
+                          {"file", f.file},
+                          {"listed", f.listed},
+                          {"vectors", f.vectors}});
+        return dp::io::json{{"root", sel.root.string()},
+                            {"manifest_vectors", sel.manifest_vectors},
+                            {"selected", sel.selected},
+                            {"families", std::move(fams)}}
+            .dump();
+      },
+      py::arg("path"), py::arg("ids"), py::arg("precisions"));
   m.def("papers", [] {
     std::vector<std::string> out;
     for (const auto& r : runners()) out.push_back(r.name);

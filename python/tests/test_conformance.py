@@ -62,7 +62,7 @@ def test_wrong_sigma_fails(corpus):
     assert failed and all("gaussian" in i or "dp-sgd" in i or "mixed" in i or "million" in i
                           for i in failed)
     assert "accounting/events/gaussian/double" in failed
-    assert any("below" in f["problem"] for f in r.failures)
+    assert any("BELOW the exact value" in f["problem"] and f["wrong_side"] for f in r.failures)
     c = conformance.check(wrong_sigma, corpus / "calibration")
     assert any(f["id"].endswith("gaussian_sigma/double") for f in c.failures)
 
@@ -110,7 +110,7 @@ def test_check_vectors_fails_a_wrong_adapter(cli, corpus):
 def test_check_vectors_in_process(cli, corpus):
     r = cli.run("check-vectors", corpus, check=False)
     assert r.returncode == 0, r.stdout + r.stderr
-    assert "vectors passed" in r.stdout
+    assert "PASSED: all" in r.stdout and "vectors of the manifest passed" in r.stdout
 
 
 def test_serve_protocol_roundtrip(corpus, tmp_path):
@@ -199,3 +199,113 @@ def test_trajectory_perturbed_iterates_fail(corpus):
     # within the stated rounding tolerance: 1e-14 relative still passes
     ok = conformance.check(_scaled_iterates(1e-14), corpus / "trajectories")
     assert ok.passed, str(ok)
+
+
+# CONF.MANIFEST: the corpus is checked against its MANIFEST.json before any implementation runs
+BAD = ["missing-family", "extra-family", "truncated-manifest", "count-mismatch",
+       "digest-mismatch", "empty-family", "object-family", "duplicate-id", "missing-id",
+       "malformed-vector"]
+
+
+@pytest.mark.parametrize("case", BAD)
+def test_manifest_refuses_corrupted_corpora(source_dir, case):
+    corpora = source_dir / "tests" / "cli" / "catalogue" / "data" / "corpora"
+    called = []
+
+    def fn(op, input):
+        called.append(op)
+        return conformance.reference(op, input)
+
+    with pytest.raises(ValueError, match=r"corpus file '.*(MANIFEST|random/[abc])\.json'"):
+        conformance.check(fn, corpora / case)
+    assert not called, "the implementation ran before the corpus was refused"
+    ok = conformance.check(fn, corpora / "ok")
+    assert ok.complete and ok.vectors == ok.manifest_vectors == 4
+
+
+def test_manifest_counts_and_digests(corpus):
+    import hashlib
+    manifest = json.loads((corpus / "MANIFEST.json").read_text())
+    assert manifest["schema"] == "dpref.vectors/2"
+    for f in manifest["families"]:
+        data = (corpus / f["file"]).read_bytes()
+        assert hashlib.sha256(data).hexdigest() == f["sha256"] and len(data) == f["bytes"]
+        assert len(json.loads(data)["vectors"]) == f["vectors"] > 0
+
+
+def _gaussian_only(op, input):
+    """An accountant that implements only op "account" and raises Unsupported otherwise."""
+    if op != "account" or any(e.get("mechanism") != "gaussian" for e in input["ledger"]["events"]):
+        raise conformance.Unsupported("only Gaussian ledgers")
+    return conformance.reference(op, input)
+
+
+def test_unsupported_and_precision_filter(corpus):
+    r = conformance.check(_gaussian_only, corpus / "accounting", precision="double")
+    assert not r.failures and r.unsupported and r.checked > 0
+    assert not r.passed and not r.complete  # "passed" means every selected vector
+    assert all(v["input"]["precision"] == "double"
+               for f in ("events", "compositions")
+               for v in json.loads((corpus / "accounting" / f"{f}.json").read_text())["vectors"]
+               if v["id"] in {x["id"] for x in r.results})
+    assert r.vectors < r.manifest_vectors
+    s = str(r)
+    assert "unsupported" in s and "not a full pass" in s and "PASSED" not in s
+    fam = {f["family"]: f for f in r.families}["accounting/events"]
+    assert fam["checked"] + fam["unsupported"] == 25 and fam["failed"] == 0
+
+
+def test_nonfinite_answer_fails_the_vector(corpus):
+    def inf(op, input):
+        out = conformance.reference(op, input)
+        if op == "calibrate" and input["function"] == "laplace_scale":
+            out = {"value": float("inf")}
+        return out
+    r = conformance.check(inf, corpus / "calibration")
+    bad = [f for f in r.failures if "not a finite number" in f["problem"]]
+    assert bad and len(bad) == len(r.failures)
+    # the protocol never carries a bare Infinity
+    import io as _io
+    fam = json.loads((corpus / "calibration" / "calibrators.json").read_text())
+    req = {"protocol": conformance.PROTOCOL, "vectors": [
+        {"id": v["id"], "op": v["op"], "input": v["input"]} for v in fam["vectors"][:5]]}
+    out = _io.StringIO()
+    conformance.serve(inf, _io.StringIO(json.dumps(req)), out)
+    assert "Infinity" not in out.getvalue()
+
+
+def test_below_exact_is_reported_as_such(corpus):
+    def low(op, input):
+        out = conformance.reference(op, input)
+        if op == "account":  # 16 ulps down: below the exact value, within 64 ulps of it
+            e = float(out["epsilon"])
+            for _ in range(16):
+                e = float(np.nextafter(e, 0))
+            out["epsilon"] = e
+        return out
+    r = conformance.check(low, corpus / "accounting" / "events.json",
+                          ids=["accounting/events/gaussian/double"])
+    assert r.failures and r.failures[0]["wrong_side"]
+    assert "BELOW the exact value" in r.failures[0]["problem"]
+    assert "wrong side of the exact value" in str(r)
+
+
+def test_check_vectors_precision_ids_and_unsupported(cli, corpus, tmp_path):
+    script = tmp_path / "impl.py"
+    script.write_text(
+        "import sys\nfrom dpref import conformance\n"
+        "def fn(op, input):\n"
+        "    if op != 'calibrate':\n"
+        "        raise conformance.Unsupported('calibrators only')\n"
+        "    return conformance.reference(op, input)\n"
+        "conformance.serve(fn)\n")
+    r = cli.run("check-vectors", corpus, "--cmd", f"{sys.executable} {script}",
+                "--precision", "double", check=False)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "not a full pass" in r.stdout and "unsupported" in r.stdout
+    line = next(x for x in r.stdout.splitlines() if x.startswith("calibration/calibrators"))
+    assert "failed   0" in line and "unsupported   0" in line
+    r2 = cli.run("check-vectors", corpus, "--ids",
+                 "accounting/events/gaussian/double,random/philox/0", "--json", check=False)
+    rep = json.loads(r2.stdout)
+    assert rep["checked"] == rep["passed"] == 2 and not rep["all_passed"]

@@ -10,8 +10,10 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -28,6 +30,7 @@
 
 #include "commands.hpp"
 #include "dpref/conformance/check.hpp"
+#include "dpref/conformance/corpus.hpp"
 #include "dpref/conformance/generate.hpp"
 #include "dpref/conformance/ops.hpp"
 #include "output.hpp"
@@ -40,17 +43,39 @@ namespace fs = std::filesystem;
 
 struct vectors_options {
   std::string out;
+  std::vector<std::string> only;
+  std::vector<long> eigen_cache;  ///< test hook of CONF.MACHINE: Eigen's L1, L2, L3 sizes
 };
 
 void run_vectors(const vectors_options& o) {
   // reference values at 120 digits (set once, in the main thread, before any work: ARCH)
   mpfr_real::default_precision(conformance::reference_digits);
-  std::vector<conformance::family_entry> families = conformance::generic_families();
+  if (!o.eigen_cache.empty()) {
+    if (o.eigen_cache.size() != 3 ||
+        std::any_of(o.eigen_cache.begin(), o.eigen_cache.end(), [](long b) { return b < 1024; }))
+      throw std::invalid_argument(
+          "--eigen-cache-sizes must be three sizes L1,L2,L3 of at least "
+          "1024 bytes");
+    // what another CPU would report: the corpus must not change (CONF.MACHINE)
+    Eigen::setCpuCacheSizes(o.eigen_cache[0], o.eigen_cache[1], o.eigen_cache[2]);
+  }
+  std::vector<conformance::family_entry> all = conformance::generic_families();
   std::vector<std::string> papers;
   for (auto& e : papers::trajectory_families()) {
     papers.push_back(e.path);
-    families.push_back(std::move(e));
+    all.push_back(std::move(e));
   }
+  std::vector<conformance::family_entry> families;
+  for (auto& e : all)
+    if (o.only.empty() || std::find(o.only.begin(), o.only.end(), e.path) != o.only.end())
+      families.push_back(std::move(e));
+  for (const auto& name : o.only)
+    if (std::none_of(families.begin(), families.end(),
+                     [&](const auto& e) { return e.path == name; }))
+      throw std::invalid_argument(
+          "--only must name a family of the corpus (e.g. "
+          "trajectories/linesearch), got '" +
+          name + "'");
   const conformance::corpus_summary s = conformance::write_corpus(o.out, families, papers);
   fmt::print("dpref vectors: wrote {} files, {} vectors, {} bytes to {}\n", s.files, s.vectors,
              s.bytes, o.out);
@@ -59,27 +84,21 @@ void run_vectors(const vectors_options& o) {
 struct check_options {
   std::string path;
   std::string cmd;
+  std::vector<std::string> ids;
+  std::vector<std::string> precisions;
   bool json = false;
   bool verbose = false;
 };
 
-/// Family files of a corpus directory (from its MANIFEST.json, else every *.json), or the file.
-std::vector<fs::path> family_files(const fs::path& p) {
-  if (fs::is_regular_file(p)) return {p};
-  if (!fs::is_directory(p))
-    throw std::invalid_argument(
-        "dpref check-vectors: DIR must be a corpus folder or a family "
-        "file, got '" +
-        p.string() + "'");
-  std::vector<fs::path> out;
-  for (const auto& e : fs::recursive_directory_iterator(p))
-    if (e.is_regular_file() && e.path().extension() == ".json" &&
-        e.path().filename() != "MANIFEST.json")
-      out.push_back(e.path());
-  std::sort(out.begin(), out.end());
-  if (out.empty())
-    throw std::invalid_argument("dpref check-vectors: no family files (*.json) under '" +
-                                p.string() + "'");
+/// Splits comma-separated values of a repeatable flag.
+std::vector<std::string> split_commas(const std::vector<std::string>& in) {
+  std::vector<std::string> out;
+  for (const auto& s : in) {
+    std::size_t b = 0;
+    for (std::size_t e; (e = s.find(',', b)) != std::string::npos; b = e + 1)
+      if (e > b) out.push_back(s.substr(b, e - b));
+    if (b < s.size()) out.push_back(s.substr(b));
+  }
   return out;
 }
 
@@ -106,12 +125,48 @@ int run_with_redirects(const std::string& cmd, const fs::path& in, const fs::pat
                            : 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
 }
 
+/// The response text with the bare tokens NaN, Infinity and -Infinity (which some JSON writers
+/// emit and JSON does not have) outside strings turned into the strings "nan", "inf", "-inf":
+/// a non-finite answer then fails its vector instead of making the response unreadable.
+std::string quote_nonfinite(const std::string& t) {
+  std::string out;
+  out.reserve(t.size());
+  bool in_string = false;
+  for (std::size_t i = 0; i < t.size(); ++i) {
+    const char c = t[i];
+    if (in_string) {
+      out += c;
+      if (c == '\\' && i + 1 < t.size())
+        out += t[++i];
+      else if (c == '"')
+        in_string = false;
+      continue;
+    }
+    if (c == '"') in_string = true;
+    const auto token = [&](const char* w) { return t.compare(i, std::strlen(w), w) == 0; };
+    if (token("-Infinity")) {
+      out += "\"-inf\"";
+      i += 8;
+    } else if (token("Infinity")) {
+      out += "\"inf\"";
+      i += 7;
+    } else if (token("NaN")) {
+      out += "\"nan\"";
+      i += 2;
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
 /// Answers of `cmd` to the vectors (one request on stdin, one response on stdout).
-std::map<std::string, io::json> ask_command(const std::string& cmd, const io::json& vectors,
-                                            const fs::path& family) {
+std::map<std::string, io::json> ask_command(const std::string& cmd,
+                                            const std::vector<io::json>& vectors,
+                                            const std::string& family) {
   io::json req = io::json::object();
   req["protocol"] = "dpref.conformance/1";
-  req["family"] = family.string();
+  req["family"] = family;
   io::json list = io::json::array();
   for (const auto& v : vectors)
     list.push_back({{"id", v.at("id")}, {"op", v.at("op")}, {"input", v.at("input")}});
@@ -138,30 +193,50 @@ std::map<std::string, io::json> ask_command(const std::string& cmd, const io::js
   if (rc != 0)
     throw std::invalid_argument(
         "--cmd must be a command that starts and exits with status 0, got '" + cmd + "' (status " +
-        std::to_string(rc) + " on " + family.string() + ")");
-  const io::document d = io::document::parse(text, "--cmd response");
+        std::to_string(rc) + " on " + family + ")");
+  const io::document d = io::document::parse(quote_nonfinite(text), "--cmd response");
   for (const io::node& r : io::node(d).at("results").elements()) {
     const std::string id = r.at("id").string();
     io::json a = io::json::object();
-    if (const auto e = r.find("error")) a["error"] = e->value();
-    if (const auto o = r.find("output")) a["output"] = o->value();
+    for (const char* k : {"error", "output", "unsupported"})
+      if (const auto e = r.find(k)) a[k] = e->value();
     answers[id] = std::move(a);
   }
   return answers;
 }
 
+/// Per-family tally of a check.
+struct tally {
+  std::size_t checked = 0, passed = 0, failed = 0, unsupported = 0, wrong_side = 0;
+  conformance::verdict worst;  ///< largest error relative to its allowance (checked vectors)
+};
+
+/// "worst <id> <key>: <error> <unit> of <allowed> allowed" (or the kind of failure).
+std::string worst_text(const conformance::verdict& w) {
+  if (w.worst_key.empty()) return "";
+  if (w.wrong_side)
+    return fmt::format("worst {} {}: on the wrong side of the exact value", w.id, w.worst_key);
+  if (w.unit.empty()) return fmt::format("worst {} {}: not equal (exact)", w.id, w.worst_key);
+  if (!std::isfinite(w.worst_error))
+    return fmt::format("worst {} {}: non-finite", w.id, w.worst_key);
+  return fmt::format("worst {} {}: {:.3g} {} of {:.3g} allowed", w.id, w.worst_key, w.worst_error,
+                     w.unit, w.allowed);
+}
+
 void run_check(const check_options& o) {
   mpfr_real::default_precision(conformance::reference_digits);
-  std::size_t total = 0, failed = 0;
+  // the corpus itself first: refused (exit 3) before any implementation runs
+  const conformance::corpus_selection sel =
+      conformance::load_corpus(o.path, split_commas(o.ids), split_commas(o.precisions));
+  tally total;
   io::json report = io::json::array();
-  for (const fs::path& file : family_files(o.path)) {
-    const io::document d = io::document::from_file(file.string());
-    const io::json& vectors = d.root().at("vectors");
+  for (const conformance::loaded_family& fam : sel.families) {
+    if (fam.vectors.empty()) continue;
     std::map<std::string, io::json> answers;
     if (!o.cmd.empty()) {
-      answers = ask_command(o.cmd, vectors, file);
+      answers = ask_command(o.cmd, fam.vectors, fam.file);
     } else {
-      for (const auto& v : vectors) {
+      for (const auto& v : fam.vectors) {
         const std::string id = v.at("id").get<std::string>();
         try {
           const io::document in = io::document::from_value(v.at("input"), "vector " + id);
@@ -172,52 +247,75 @@ void run_check(const check_options& o) {
         }
       }
     }
-    std::size_t fam_failed = 0;
-    conformance::verdict worst;
+    tally t;
     io::json verdicts = io::json::array();
-    for (const auto& v : vectors) {
+    std::size_t shown = 0;
+    for (const auto& v : fam.vectors) {
       const std::string id = v.at("id").get<std::string>();
       const auto it = answers.find(id);
       const conformance::verdict r =
           conformance::check(v, it == answers.end() ? io::json::object() : it->second);
-      ++total;
-      if (!r.pass) {
-        ++failed;
-        ++fam_failed;
-        if (!o.json && (o.verbose || fam_failed <= 10))
-          fmt::print("  FAIL {}: {}\n", r.id, r.problem);
-      } else if (o.verbose && !o.json) {
-        fmt::print("  pass {}: worst {} {:.3g} {} (allowed {})\n", r.id, r.worst_key, r.worst_error,
-                   r.unit, r.allowed);
+      if (r.unsupported) {
+        ++t.unsupported;
+        if (!o.json && o.verbose) fmt::print("  unsupported {}: {}\n", r.id, r.problem);
+      } else {
+        ++t.checked;
+        if (r.pass) {
+          ++t.passed;
+          if (!o.json && o.verbose) fmt::print("  pass {}: {}\n", r.id, worst_text(r));
+        } else {
+          ++t.failed;
+          if (r.wrong_side) ++t.wrong_side;
+          if (!o.json && (o.verbose || ++shown <= 10))
+            fmt::print("  FAIL {}: {}\n", r.id, r.problem);
+        }
+        if (!r.worst_key.empty() &&
+            (t.worst.worst_key.empty() || r.worst_ratio > t.worst.worst_ratio))
+          t.worst = r;
       }
-      if (!r.worst_key.empty() && (worst.worst_key.empty() || r.worst_ratio > worst.worst_ratio))
-        worst = r;
       verdicts.push_back(r.to_json());
     }
-    const std::string family = d.root().value("family", file.string());
     if (!o.json)
-      fmt::print("{:<28} {:>4} vectors {:>4} passed{}\n", family, vectors.size(),
-                 vectors.size() - fam_failed,
-                 worst.worst_key.empty()
-                     ? std::string()
-                     : fmt::format("   worst {} {:.3g} {} of {} allowed ({})", worst.worst_key,
-                                   worst.worst_error, worst.unit, worst.allowed, worst.id));
-    report.push_back({{"family", family},
-                      {"vectors", vectors.size()},
-                      {"failed", fam_failed},
-                      {"results", std::move(verdicts)}});
+      fmt::print("{:<26} checked {:>3}  passed {:>3}  failed {:>3}{}  unsupported {:>3}   {}\n",
+                 fam.family, t.checked, t.passed, t.failed,
+                 t.wrong_side ? fmt::format(" ({} below/above exact)", t.wrong_side) : "",
+                 t.unsupported, worst_text(t.worst));
+    io::json fj = {{"family", fam.family},         {"file", fam.file},
+                   {"listed", fam.listed},         {"vectors", fam.vectors.size()},
+                   {"checked", t.checked},         {"passed", t.passed},
+                   {"failed", t.failed},           {"wrong_side", t.wrong_side},
+                   {"unsupported", t.unsupported}, {"results", std::move(verdicts)}};
+    if (!t.worst.worst_key.empty()) fj["worst"] = t.worst.to_json();
+    report.push_back(std::move(fj));
+    total.checked += t.checked;
+    total.passed += t.passed;
+    total.failed += t.failed;
+    total.unsupported += t.unsupported;
   }
+  const bool all = total.failed == 0 && total.unsupported == 0 && sel.whole();
+  const std::string summary =
+      total.failed > 0
+          ? fmt::format("FAILED: {} of {} checked vectors failed", total.failed, total.checked)
+      : all ? fmt::format("PASSED: all {} vectors of the manifest passed", sel.manifest_vectors)
+            : fmt::format("no failure, not a full pass: {} of the manifest's {} vectors passed",
+                          total.passed, sel.manifest_vectors);
   if (o.json) {
-    io::json j = {{"schema", "dpref.check/1"},
-                  {"vectors", total},
-                  {"failed", failed},
-                  {"families", std::move(report)}};
+    io::json j = {{"schema", "dpref.check/2"}, {"manifest_vectors", sel.manifest_vectors},
+                  {"selected", sel.selected},  {"vectors", total.checked + total.unsupported},
+                  {"checked", total.checked},  {"passed", total.passed},
+                  {"failed", total.failed},    {"unsupported", total.unsupported},
+                  {"all_passed", all},         {"families", std::move(report)}};
     write_json(j, "");
   } else {
-    fmt::print("{} of {} vectors passed\n", total - failed, total);
+    fmt::print(
+        "{} of the manifest's {} vectors checked: {} passed, {} failed; {} unsupported; {} not "
+        "selected (path, --ids, --precision)\n{}\n",
+        total.checked, sel.manifest_vectors, total.passed, total.failed, total.unsupported,
+        sel.manifest_vectors - sel.selected, summary);
   }
-  if (failed > 0)
-    throw check_failed(std::to_string(failed) + " of " + std::to_string(total) + " vectors failed");
+  if (total.failed > 0)
+    throw check_failed(std::to_string(total.failed) + " of " + std::to_string(total.checked) +
+                       " checked vectors failed");
 }
 
 void register_vectors_commands(CLI::App& app) {
@@ -225,6 +323,12 @@ void register_vectors_commands(CLI::App& app) {
   auto* v = app.add_subcommand(
       "vectors", "Write the conformance corpus (test vectors with exact expected values)");
   v->add_option("--out", vo->out, "corpus folder (created)")->required();
+  v->add_option("--only", vo->only,
+                "write only these families (e.g. trajectories/linesearch; repeatable)");
+  v->add_option("--eigen-cache-sizes", vo->eigen_cache,
+                "test hook (CONF.MACHINE): generate with Eigen's blocking cache sizes L1,L2,L3 "
+                "(bytes) as another CPU would report them; the corpus must not change")
+      ->delimiter(',');
   v->callback([vo] { run_vectors(*vo); });
 
   auto co = std::make_shared<check_options>();
@@ -234,6 +338,10 @@ void register_vectors_commands(CLI::App& app) {
   c->add_option("--cmd", co->cmd,
                 "command speaking the protocol of spec/conformance.md (JSON request on stdin, "
                 "JSON response on stdout); default: dpref itself");
+  c->add_option("--ids", co->ids, "check only these vector ids (comma-separated; repeatable)");
+  c->add_option("--precision", co->precisions,
+                "the precisions the implementation claims (e.g. double; comma-separated, "
+                "repeatable): only vectors meant for them are checked");
   c->add_flag("--json", co->json, "print the report as JSON");
   c->add_flag("--verbose", co->verbose, "print every vector");
   c->callback([co] { run_check(*co); });

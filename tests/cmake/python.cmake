@@ -26,13 +26,16 @@ add_test(NAME RAND_REIMPLEMENT_python COMMAND ${PYTEST} ${PYTESTS}/test_reimplem
 add_test(NAME CONF_SELFCHECK_python
          COMMAND ${PYTEST} ${PYTESTS}/test_conformance.py -k "reference_passes or family_paths or in_process")
 add_test(NAME CONF_PROTOCOL
-         COMMAND ${PYTEST} ${PYTESTS}/test_conformance.py -k "check_vectors_with or serve_protocol")
+         COMMAND ${PYTEST} ${PYTESTS}/test_conformance.py
+                 -k "check_vectors_with or serve_protocol or precision_ids")
+add_test(NAME CONF_MANIFEST_python COMMAND ${PYTEST} ${PYTESTS}/test_conformance.py -k manifest)
 add_test(NAME CONF_TRAJECTORY_python COMMAND ${PYTEST} ${PYTESTS}/test_conformance.py -k trajectory)
-add_test(NAME CONF_NEGATIVE COMMAND ${PYTEST} ${PYTESTS}/test_conformance.py -k "wrong or ulps_off")
+add_test(NAME CONF_NEGATIVE COMMAND ${PYTEST} ${PYTESTS}/test_conformance.py
+         -k "wrong or ulps_off or unsupported or nonfinite or below_exact")
 set_tests_properties(
   PY_BUILD PY_SAMPLE_BITS PY_SAMPLE_BATCH PY_SAMPLE_KS PY_ACCOUNT PY_CALIBRATE PY_GEOMETRY
   PY_AUDIT_BUILTIN PY_AUDIT_CALLABLE PY_ERRORS PY_RUN PY_PAPERS RAND_REIMPLEMENT_python
-  CONF_SELFCHECK_python CONF_PROTOCOL CONF_TRAJECTORY_python CONF_NEGATIVE
+  CONF_SELFCHECK_python CONF_PROTOCOL CONF_TRAJECTORY_python CONF_NEGATIVE CONF_MANIFEST_python
   PROPERTIES LABELS unit ENVIRONMENT "${DPREF_PY_ENV}")
 
 # PY.EXAMPLES: every script of examples/python runs (and checks what it shows); a script added
@@ -44,7 +47,11 @@ add_test(NAME PY_EXAMPLES_cross_check_accountant
 add_test(NAME PY_EXAMPLES_audit_python_mechanism
          COMMAND ${Python3_EXECUTABLE} ${EXAMPLES}/audit_python_mechanism.py)
 add_test(NAME PY_EXAMPLES_run_paper COMMAND ${Python3_EXECUTABLE} ${EXAMPLES}/run_paper.py)
-set_tests_properties(PY_EXAMPLES_cross_check_sampler PY_EXAMPLES_cross_check_accountant
+# an outside (numpy) accountant checked against the corpus (spec/conformance.md)
+add_test(NAME PY_EXAMPLES_outsider_accountant
+         COMMAND ${Python3_EXECUTABLE} ${EXAMPLES}/outsider_accountant.py)
+set_tests_properties(PY_EXAMPLES_outsider_accountant PY_EXAMPLES_cross_check_sampler
+                     PY_EXAMPLES_cross_check_accountant
                      PY_EXAMPLES_audit_python_mechanism PY_EXAMPLES_run_paper
                      PROPERTIES LABELS unit ENVIRONMENT "${DPREF_PY_ENV}")
 file(GLOB DPREF_PY_EXAMPLES CONFIGURE_DEPENDS ${EXAMPLES}/*.py)

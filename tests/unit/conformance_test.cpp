@@ -3,14 +3,19 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <functional>
 #include <limits>
 #include <string>
 
 #include "dpref/conformance/check.hpp"
+#include "dpref/conformance/corpus.hpp"
 #include "dpref/conformance/generate.hpp"
 #include "dpref/conformance/numbers.hpp"
 #include "dpref/conformance/ops.hpp"
 #include "dpref/conformance/registry.hpp"
+#include "dpref/conformance/sha256.hpp"
 #include "dpref/random.hpp"
 
 // A paper-like namespace with a run_json<Real> entry point (ARCH.RUN), to exercise the
@@ -93,7 +98,7 @@ TEST(CONF_CHECK, UlpsExactRelAbsAndDirections) {
   EXPECT_TRUE(check(up, answer({{"eps", "1.5000000001"}})).pass);
   const verdict below = check(up, answer({{"eps", std::nextafter(1.5, 0.0)}}));
   EXPECT_FALSE(below.pass);
-  EXPECT_NE(below.problem.find("below"), std::string::npos);
+  EXPECT_NE(below.problem.find("BELOW the exact value"), std::string::npos);
   EXPECT_FALSE(check(up, answer({{"eps", 1.51}})).pass);
   const io::json ab = {{"id", "a"},
                        {"expected", {{"x", {"0", "1"}}}},
@@ -194,6 +199,185 @@ TEST(CONF_TRAJECTORY, OneLineRegistrationAndTrajectoryVectors) {
   io::json wrong = v.at("reference");
   wrong["output"]["iterates"]["x"][2] = 1.75;
   EXPECT_FALSE(check(v, wrong).pass);
+}
+
+TEST(CONF_CHECK, UnsupportedNonFiniteAndWrongSide) {
+  const io::json up = {
+      {"id", "r"},
+      {"expected", {{"eps", "1.5"}}},
+      {"tolerance",
+       {{"eps", {{"kind", "ulps"}, {"ulps", 64}, {"bits", 53}, {"direction", "up"}}}}}};
+  // "unsupported": neither passed nor failed
+  const verdict u = check(up, {{"unsupported", "no such event kind"}});
+  EXPECT_FALSE(u.pass);
+  EXPECT_TRUE(u.unsupported);
+  EXPECT_EQ(u.to_json().at("status"), "unsupported");
+  // a non-finite answer fails the vector (it does not throw)
+  for (const char* t : {"inf", "-inf", "nan", "Infinity"}) {
+    const verdict v = check(up, answer({{"eps", t}}));
+    EXPECT_FALSE(v.pass) << t;
+    EXPECT_FALSE(v.unsupported);
+    EXPECT_NE(v.problem.find("not a finite number"), std::string::npos) << v.problem;
+    EXPECT_EQ(v.to_json().at("status"), "fail");
+  }
+  // below the exact value by one ulp: a wrong-side failure, not a tiny in-tolerance error
+  const verdict below = check(up, answer({{"eps", std::nextafter(1.5, 0.0)}}));
+  EXPECT_FALSE(below.pass);
+  EXPECT_TRUE(below.wrong_side);
+  EXPECT_NE(below.problem.find("BELOW the exact value by 1 ulps"), std::string::npos)
+      << below.problem;
+  EXPECT_TRUE(below.to_json().at("wrong_side").get<bool>());
+  const verdict fine = check(up, answer({{"eps", std::nextafter(1.5, 2.0)}}));
+  EXPECT_TRUE(fine.pass);
+  EXPECT_FALSE(fine.wrong_side);
+}
+
+TEST(CONF_MANIFEST, Sha256KnownAnswers) {
+  EXPECT_EQ(sha256_hex(""), "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+  EXPECT_EQ(sha256_hex("abc"), "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+  EXPECT_EQ(sha256_hex("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq"),
+            "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1");
+  EXPECT_EQ(sha256_hex(std::string(1000000, 'a')),
+            "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0");
+}
+
+namespace fs = std::filesystem;
+
+/// A two-family corpus written by write_corpus into a fresh folder.
+fs::path small_corpus(const std::string& name) {
+  const fs::path dir = fs::temp_directory_path() / ("dpref_conf_manifest_" + name);
+  fs::remove_all(dir);
+  const auto vec = [](const std::string& id, const char* precision) {
+    return io::json{{"id", id},
+                    {"op", "calibrate"},
+                    {"input",
+                     {{"function", "laplace_scale"},
+                      {"args", {{"epsilon", "0.5"}, {"sensitivity", "1"}}},
+                      {"precision", precision}}},
+                    {"expected", {{"value", "2"}}},
+                    {"tolerance", {{"value", gen::ulps_tol(1, 53)}}}};
+  };
+  const std::vector<family_entry> fams = {
+      {"a/one",
+       [&] {
+         return family{"a/one", "one", {vec("a/1", "double"), vec("a/2", "mp50")}};
+       }},
+      {"b/two", [&] {
+         return family{"b/two", "two", {vec("b/1", "double")}};
+       }}};
+  (void)write_corpus(dir, fams, {});
+  return dir;
+}
+
+std::string refusal(const fs::path& p, const std::vector<std::string>& ids = {},
+                    const std::vector<std::string>& precisions = {}) {
+  try {
+    (void)load_corpus(p, ids, precisions);
+  } catch (const std::invalid_argument& e) {
+    return e.what();
+  }
+  return "";
+}
+
+void rewrite(const fs::path& p, const std::string& from, const std::string& to) {
+  std::ifstream in(p);
+  std::string s((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const auto at = s.find(from);
+  ASSERT_NE(at, std::string::npos) << from;
+  s.replace(at, from.size(), to);
+  std::ofstream(p, std::ios::binary | std::ios::trunc) << s;
+}
+
+TEST(CONF_MANIFEST, LoadsAndSelects) {
+  const fs::path dir = small_corpus("ok");
+  const corpus_selection all = load_corpus(dir);
+  EXPECT_EQ(all.manifest_vectors, 3u);
+  EXPECT_EQ(all.selected, 3u);
+  EXPECT_TRUE(all.whole());
+  const corpus_selection dbl = load_corpus(dir, {}, {"double"});
+  EXPECT_EQ(dbl.selected, 2u);
+  EXPECT_FALSE(dbl.whole());
+  const corpus_selection one = load_corpus(dir / "a", {"a/2"});
+  ASSERT_EQ(one.families.size(), 1u);
+  EXPECT_EQ(one.selected, 1u);
+  EXPECT_EQ(load_corpus(dir / "b" / "two.json").families.at(0).family, "b/two");
+  EXPECT_NE(refusal(dir, {}, {"float"})
+                .find("--precision must be a precision the corpus has "
+                      "vectors for (double, mp50), got 'float'"),
+            std::string::npos);
+  EXPECT_NE(refusal(dir, {"zz"}).find("--ids must name vectors of the corpus, got 'zz'"),
+            std::string::npos);
+  fs::remove_all(dir);
+}
+
+TEST(CONF_MANIFEST, RefusesCorruptedCorpora) {
+  struct corruption {
+    std::string name;
+    std::function<void(const fs::path&)> apply;
+    std::string message;
+  };
+  const std::vector<corruption> cases = {
+      {"missing", [](const fs::path& d) { fs::remove(d / "b" / "two.json"); },
+       "lists family 'b/two' but"},
+      {"extra",
+       [](const fs::path& d) { fs::copy_file(d / "b" / "two.json", d / "b" / "three.json"); },
+       "three.json': an extra family file: MANIFEST.json does not list it"},
+      {"truncated", [](const fs::path& d) { fs::resize_file(d / "MANIFEST.json", 100); },
+       "MANIFEST.json': not valid JSON (truncated?)"},
+      {"count",
+       [](const fs::path& d) { rewrite(d / "MANIFEST.json", "\"vectors\": 1", "\"vectors\": 2"); },
+       "two.json': 1 vectors, MANIFEST.json lists 2"},
+      {"digest", [](const fs::path& d) { rewrite(d / "b" / "two.json", "\"0.5\"", "\"0.6\""); },
+       "differs from MANIFEST.json's"},
+      {"bytes", [](const fs::path& d) { rewrite(d / "b" / "two.json", "\"two\"", "\"two!\""); },
+       "bytes, MANIFEST.json lists"},
+      {"schema",
+       [](const fs::path& d) {
+         rewrite(d / "MANIFEST.json", "dpref.vectors/2", "dpref.vectors/1");
+       },
+       "schema must be \"dpref.vectors/2\""},
+      {"none", [](const fs::path& d) { fs::remove(d / "MANIFEST.json"); }, "no MANIFEST.json in"},
+  };
+  for (const auto& c : cases) {
+    const fs::path dir = small_corpus(c.name);
+    c.apply(dir);
+    const std::string why = refusal(dir);
+    EXPECT_NE(why.find(c.message), std::string::npos) << c.name << ": " << why;
+    fs::remove_all(dir);
+  }
+  // vector-level defects, written with a consistent manifest
+  const auto with_vectors = [](const std::string& name, std::vector<io::json> vs) {
+    const fs::path dir = fs::temp_directory_path() / ("dpref_conf_manifest_" + name);
+    fs::remove_all(dir);
+    (void)write_corpus(dir, {{"x/f", [&] { return family{"x/f", "f", vs}; }}}, {});
+    return dir;
+  };
+  const io::json good = {{"id", "x/1"},
+                         {"op", "philox"},
+                         {"input", {{"seed", 0}}},
+                         {"expected", {{"words", {"0x1"}}}},
+                         {"tolerance", {{"words", gen::exact_tol()}}}};
+  io::json noid = good;
+  noid.erase("id");
+  io::json notol = good;
+  notol["tolerance"] = io::json::object();
+  io::json badtol = good;
+  badtol["tolerance"]["words"] = {{"kind", "approx"}};
+  const std::vector<std::pair<std::vector<io::json>, std::string>> defects = {
+      {{}, "\"vectors\" must be a non-empty array (an empty family is refused)"},
+      {{good, good}, "duplicate vector id 'x/1'"},
+      {{good, noid}, "vector 1 has no id (a non-empty string)"},
+      {{notol}, "vector 'x/1': no tolerance for \"words\""},
+      {{badtol}, "vector 'x/1': tolerance of \"words\": tolerance kind must be exact, ulps, rel"},
+  };
+  int k = 0;
+  for (const auto& [vs, message] : defects) {
+    const fs::path dir = with_vectors("v" + std::to_string(k++), vs);
+    const std::string why = refusal(dir);
+    EXPECT_NE(why.find(message), std::string::npos) << why;
+    EXPECT_NE(why.find("f.json"), std::string::npos) << "names the file: " << why;
+    fs::remove_all(dir);
+  }
 }
 
 }  // namespace

@@ -24,22 +24,27 @@
 
 namespace dpref::conformance {
 
-/// Verdict on one vector.
+/// Verdict on one vector: passed, failed, or unsupported (the implementation answered
+/// {"unsupported": reason}: counted apart, never as passed nor as failed).
 struct verdict {
   std::string id;
   bool pass = false;
-  std::string problem;     ///< why it failed ("" if it passed)
-  std::string worst_key;   ///< leaf with the largest error relative to its allowance
-  double worst_error = 0;  ///< signed error of that leaf in `unit`
-  double worst_ratio = 0;  ///< |error| / allowance (<= 1 passes; 0 for a passing 0-ulp leaf;
-                           ///< direction violations and failed exact leaves: inf)
-  double allowed = 0;      ///< allowance of that leaf in `unit`
-  std::string unit;        ///< "ulps", "rel", "abs" or "" (exact)
+  bool unsupported = false;  ///< the implementation does not implement the op / event kind
+  bool wrong_side = false;   ///< a directed leaf on the forbidden side (below an upper bound)
+  std::string problem;       ///< why it failed, or the unsupported reason ("" if it passed)
+  std::string worst_key;     ///< leaf with the largest error relative to its allowance
+  double worst_error = 0;    ///< signed error of that leaf in `unit`
+  double worst_ratio = 0;    ///< |error| / allowance (<= 1 passes; 0 for a passing 0-ulp leaf;
+                             ///< direction violations and failed exact leaves: inf)
+  double allowed = 0;        ///< allowance of that leaf in `unit`
+  std::string unit;          ///< "ulps", "rel", "abs" or "" (exact)
 
   [[nodiscard]] io::json to_json() const {
     io::json j = io::json::object();
     j["id"] = id;
     j["pass"] = pass;
+    j["status"] = pass ? "pass" : unsupported ? "unsupported" : "fail";
+    if (wrong_side) j["wrong_side"] = true;
     if (!problem.empty()) j["problem"] = problem;
     if (!worst_key.empty()) {
       j["worst"] = {
@@ -132,7 +137,22 @@ inline void compare_leaf(const io::json& x, const io::json& y, const tolerance_s
     if (v.problem.empty()) v.problem = key + ": expected a number, got " + y.dump();
     return;
   }
-  const mp got = mp::parse(ytext, t.bits, "answer " + key);
+  if (ytext.find_first_of("iInN") != std::string::npos && !io::is_decimal_number(ytext)) {
+    v.pass = false;  // a non-finite answer fails its vector (it does not abort the check)
+    if (v.problem.empty()) v.problem = key + ": not a finite number, got '" + ytext + "'";
+    v.worst_key = key;
+    v.worst_error = v.worst_ratio = std::numeric_limits<double>::infinity();
+    v.unit = t.kind;
+    return;
+  }
+  mp got;
+  try {
+    got = mp::parse(ytext, t.bits, "answer " + key);
+  } catch (const std::invalid_argument& e) {
+    v.pass = false;
+    if (v.problem.empty()) v.problem = e.what();
+    return;
+  }
   const mp diff = sub(got, ex);
   double error = 0, allowed = 0, ratio = 0;
   bool ok = true;
@@ -168,9 +188,12 @@ inline void compare_leaf(const io::json& x, const io::json& y, const tolerance_s
   if ((t.direction == "up" && diff.sign() < 0) || (t.direction == "down" && diff.sign() > 0)) {
     ok = false;
     ratio = std::numeric_limits<double>::infinity();
+    v.wrong_side = true;
     if (v.problem.empty())
-      v.problem = key + (t.direction == "up" ? ": below" : ": above") +
-                  " the exact value (a certified bound must not be)";
+      v.problem = key + (t.direction == "up" ? ": BELOW" : ": ABOVE") + " the exact value by " +
+                  io::format_real(std::fabs(error)) + " " + t.kind + " (a certified " +
+                  (t.direction == "up" ? "upper" : "lower") +
+                  " bound must never be; any amount fails)";
   }
   if (!ok) {
     v.pass = false;
@@ -214,9 +237,16 @@ inline verdict check(const io::json& vector, const io::json& answer) {
   v.id = vector.value("id", std::string());
   v.pass = true;
   const bool want_error = vector.value("expect_error", false);
+  if (answer.is_object() && answer.contains("unsupported")) {
+    v.pass = false;
+    v.unsupported = true;
+    const io::json& why = answer.at("unsupported");
+    v.problem = why.is_string() ? why.get<std::string>() : why.dump();
+    return v;
+  }
   if (!answer.is_object() || (!answer.contains("output") && !answer.contains("error"))) {
     v.pass = false;
-    v.problem = "no answer (an object with \"output\" or \"error\" was expected)";
+    v.problem = "no answer (an object with \"output\", \"error\" or \"unsupported\" was expected)";
     return v;
   }
   if (want_error) {

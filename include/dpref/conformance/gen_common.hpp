@@ -19,7 +19,7 @@
 namespace dpref::conformance {
 
 /// Version of the corpus layout and of the vectors' meaning (bumped when either changes).
-inline constexpr int corpus_version = 1;
+inline constexpr int corpus_version = 2;
 /// Significant digits of expected values.
 inline constexpr int expected_digits = 60;
 /// Decimal digits of mpfr_real for reference evaluations (set by the generator's caller).

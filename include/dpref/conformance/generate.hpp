@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "dpref/conformance/check.hpp"
+#include "dpref/conformance/corpus.hpp"
 #include "dpref/conformance/families_accounting.hpp"
 #include "dpref/conformance/families_numerics.hpp"
 #include "dpref/conformance/families_samplers.hpp"
@@ -29,6 +30,7 @@
 #include "dpref/conformance/numbers.hpp"
 #include "dpref/conformance/ops.hpp"
 #include "dpref/conformance/registry.hpp"
+#include "dpref/conformance/sha256.hpp"
 #include "dpref/version.hpp"
 
 namespace dpref::conformance {
@@ -91,7 +93,7 @@ inline std::vector<family_entry> generic_families() {
 
 /// Text of one family file: a header and one vector per line (deterministic).
 inline std::string family_text(const family& f) {
-  std::string s = "{\"schema\": \"dpref.vectors/" + std::to_string(corpus_version) +
+  std::string s = std::string("{\"schema\": \"") + manifest_schema +
                   "\",\n \"family\": " + io::json(f.path).dump() +
                   ",\n \"description\": " + io::json(f.description).dump() + ",\n \"vectors\": [\n";
   for (std::size_t i = 0; i < f.vectors.size(); ++i)
@@ -115,7 +117,8 @@ inline corpus_summary write_corpus(const std::filesystem::path& dir,
   namespace fs = std::filesystem;
   corpus_summary sum;
   io::json manifest = io::json::object();
-  manifest["schema"] = "dpref.vectors/" + std::to_string(corpus_version);
+  static_assert(corpus_version == 2, "manifest_schema (corpus.hpp) names the corpus version");
+  manifest["schema"] = manifest_schema;
   manifest["corpus_version"] = corpus_version;
   manifest["generator"] = std::string("dpref ") + version;
   manifest["protocol"] = "dpref.conformance/1";
@@ -138,7 +141,8 @@ inline corpus_summary write_corpus(const std::filesystem::path& dir,
     list.push_back({{"family", f.path},
                     {"file", f.path + ".json"},
                     {"vectors", f.vectors.size()},
-                    {"bytes", text.size()}});
+                    {"bytes", text.size()},
+                    {"sha256", sha256_hex(text)}});
     sum.vectors += f.vectors.size();
   }
   manifest["families"] = std::move(list);

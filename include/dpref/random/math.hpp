@@ -144,14 +144,32 @@ void erf_erfc(const Real& x, Real& erf_out, Real& erfc_out) {
   }
 }
 
+/// 61-bit MPFR: Boost's erf_inv at <= 64 bits is its rational approximation, here with MPFR's
+/// correctly rounded log instead of libm's.
+using start_real = bmp::number<bmp::mpfr_float_backend<18>, bmp::et_off>;
+
+/// Starting point of inverse_erf_family, a function of y alone. Boost's rational approximation
+/// at long double is used only where it calls no libm function (erf_inv on |y| <= 1/2, erfc_inv
+/// on [1/2, 3/2]); elsewhere it takes log(q), and glibc's logl is the x87 FYL2X instruction,
+/// whose last bit differs between Intel and AMD CPUs (Halley's result inherits it in its last
+/// digits): there the same approximation runs at 61 bits with MPFR's log (spec/conformance.md
+/// CONF.MACHINE).
+template <class Real>
+Real inverse_erf_start(const Real& y, bool complement) {
+  const long double y0 = static_cast<long double>(y);
+  if (!complement && y0 >= -0.5L && y0 <= 0.5L) return Real(boost::math::erf_inv(y0));
+  if (complement && y0 >= 0.5L && y0 <= 1.5L) return Real(boost::math::erfc_inv(y0));
+  const start_real s(y);
+  return Real(complement ? boost::math::erfc_inv(s) : boost::math::erf_inv(s));
+}
+
 /// Solves erf(x) = y (complement == false) or erfc(x) = y (complement == true) for x >= 0 by
-/// Halley iteration from the long double solution; cubic convergence from 64 correct bits.
+/// Halley iteration from inverse_erf_start; cubic convergence from about 60 correct bits.
 template <class Real>
 Real inverse_erf_family(const Real& y, bool complement) {
   using std::abs;
   using std::exp;
-  const long double y0 = static_cast<long double>(y);
-  Real x = Real(complement ? boost::math::erfc_inv(y0) : boost::math::erf_inv(y0));
+  Real x = inverse_erf_start(y, complement);
   const Real two_over_root_pi = 2 / boost::math::constants::root_pi<Real>();
   const Real tol = ldexp(Real(1), 4 - binary_digits<Real>());
   for (int it = 0; it < 12; ++it) {
