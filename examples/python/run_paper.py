@@ -8,7 +8,9 @@ parameter by name; checks that
 
   1. the privacy ledger of the run re-accounts with dpref.account to the guarantee the run
      reports, bit for bit, and that guarantee is within the requested budget;
-  2. the objective trace is a float64 array with one value per iteration, equal to the JSON;
+  2. the objective trace (a non-private diagnostic: asked for with diagnostics=True, reported
+     under non_private, not covered by the guarantee) is a float64 array with one value per
+     iteration, equal to the JSON;
   3. the same seed gives the same bytes, another seed a different release;
 
 and plots the (non-private) objective trace with matplotlib's Agg backend to a temporary PNG
@@ -36,8 +38,9 @@ def main() -> int:
     with open(ROOT / "examples" / "pwa.json") as f:
         config = json.load(f)
     config["params"]["optimum"] = False
-    # keyword arguments override fields of config["params"] by name
-    r = dpref.pwa.run(config, trace=True, iterations=200, epsilon=0.5)
+    # keyword arguments override fields of config["params"] by name; the objective trace is a
+    # function of the private data without noise: a private run computes it only when asked
+    r = dpref.pwa.run(config, trace=True, diagnostics=True, iterations=200, epsilon=0.5)
     print(f"{r.paper}/{r.algorithm}: status {r.status}, {r.iterations} iterations")
 
     # 1. the ledger re-accounts to the reported guarantee, bit for bit
@@ -49,17 +52,18 @@ def main() -> int:
     assert g["epsilon"] <= 0.5 and r.privacy["budget_met"]
 
     # 2. the trace: one objective value per iteration, a float64 array equal to the JSON
-    trace = r.trace["objective"]
+    trace = r.non_private["objective_trace"]
     assert isinstance(trace, np.ndarray) and trace.dtype == np.float64
-    assert np.array_equal(trace, np.asarray(r.to_json()["trace"]["objective"], dtype=float))
+    assert np.array_equal(trace,
+                          np.asarray(r.to_json()["non_private"]["objective_trace"], dtype=float))
+    assert r.trace is None and "not covered" in r.non_private["note"]
     assert trace.size >= r.iterations, (trace.size, r.iterations)
     print(f"objective: first {trace[0]:.6g}, last {trace[-1]:.6g}, min {trace.min():.6g}")
 
     # 3. reproducible; another seed releases another x
-    again = dpref.pwa.run(config, trace=True, iterations=200, epsilon=0.5)
+    again = dpref.pwa.run(config, trace=True, diagnostics=True, iterations=200, epsilon=0.5)
     assert json.dumps(again.to_json(), sort_keys=True) == json.dumps(r.to_json(), sort_keys=True)
-    other = dpref.pwa.run(dict(config, seed=config["seed"] + 1), trace=True, iterations=200,
-                          epsilon=0.5)
+    other = dpref.pwa.run(dict(config, seed=config["seed"] + 1), iterations=200, epsilon=0.5)
     assert not np.array_equal(other.iterates["x"], r.iterates["x"])
 
     import matplotlib

@@ -27,7 +27,7 @@ SHORT = {
     "ev": {"iterations": 3, "optimum": False},
     "linesearch": {"iterations": 5, "max_it": 5},
     "dda": {"iterations": 10, "trace_every": 5, "optimum": False, "diagnostics": True},
-    "pwa": {"iterations": 20, "trace": True, "optimum": False},
+    "pwa": {"iterations": 20, "trace": True, "diagnostics": True},
     "accel": {},
 }
 SHORT_PROBLEM = {

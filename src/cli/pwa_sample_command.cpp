@@ -1,8 +1,9 @@
 // `dpref pwa sample`: samples of the continuous exponential mechanism M_E (pwa Theorem 19) on a
 // generated instance (pwa §5.1: i.i.d. N(0, 1) pieces), by an exact sampler (rejection,
 // envelope, inverse-cdf for d = 1) or the paper's approximate Metropolis chain; JSON with the
-// samples, the method and its exactness, the acceptance diagnostics and the privacy ledger.
-// spec/pwa_sampler.md (section CLI).
+// samples, the method and its exactness and the privacy ledger; the acceptance counts (functions
+// of the private b, not covered by the guarantee) only with --diagnostics (spec/privacy_bounds.md
+// PRIV.RELEASE). spec/pwa_sampler.md (section CLI).
 #include <iostream>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -31,6 +32,7 @@ struct pwa_sample_options {
   int m = 20, d = 2;
   std::string c = "1", bmax = "1", epsilon = "0.1", eta = "0.1";
   long long n = 1, steps = 5000, max_attempts = 100'000'000;
+  bool diagnostics = false;
   std::uint64_t seed = 20261121, data_seed = 1;
 };
 
@@ -79,15 +81,15 @@ void run_sample(const pwa_sample_options& o) {
     xs.push_back(v);
   }
   out["samples"] = xs;
-  out["diagnostics"] = {
-      {"attempts", r.counts.attempts},
-      {"accepted", r.counts.accepted},
-      {"acceptance_rate", r.counts.acceptance_rate()},
-      {"f_lower", o.f_lower == "lp" ? "LP dual certificate minus rounding slack"
-                                    : "dual bound without LP (d = 1: segment minimum)"},
-      {"note",
-       "attempts and acceptance rate depend on the private b: NOT covered by the privacy "
-       "guarantee of the samples"}};
+  out["f_lower"] = o.f_lower == "lp" ? "LP dual certificate minus rounding slack"
+                                     : "dual bound without LP (d = 1: segment minimum)";
+  if (o.diagnostics)  // PRIV.RELEASE: the counts depend on b, printed only when asked
+    out["diagnostics"] = {{"attempts", r.counts.attempts},
+                          {"accepted", r.counts.accepted},
+                          {"acceptance_rate", r.counts.acceptance_rate()},
+                          {"note",
+                           "attempts and acceptance rate depend on the private b: NOT covered by "
+                           "the privacy guarantee of the samples"}};
   json ledger = ledger_json(r.ledger);
   if (!r.certified) ledger["total_eps"] = ledger["total_delta"] = nullptr;
   ledger["certified"] = r.certified;
@@ -119,6 +121,9 @@ void register_pwa_sample_command(CLI::App& app) {
   cmd->add_option("--max-attempts", o->max_attempts, "proposals per sample before giving up")
       ->capture_default_str();
   cmd->add_option("--steps", o->steps, "Metropolis steps (pwa: 5000)")->capture_default_str();
+  cmd->add_flag("--diagnostics", o->diagnostics,
+                "also print the proposal counts (functions of the private b: NOT covered by the "
+                "privacy guarantee)");
   cmd->add_option("--eta", o->eta, "Metropolis covariance eta * c * I (pwa: 0.1)")
       ->capture_default_str();
   cmd->add_option("--seed", o->seed, "noise seed")

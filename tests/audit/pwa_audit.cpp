@@ -77,15 +77,17 @@ std::vector<event_family<vec>> solution_families(const neighbour_pair<vec>& p) {
                          pwa::solve(corner_problem(p.second)).x, "x_opt(D')-x_opt(D)");
 }
 
-double ledger_eps(const dpref::accounting::privacy_ledger<double>& l) { return l.total(0.0).eps; }
+double ledger_eps(const dpref::accounting::ledger<double>& l) { return l.total().epsilon; }
 
+// The release pwa::run makes: its plan (public, computed once) and release_perturb_solution.
 TEST(PWA_AUDIT_MS, SolutionPerturbationPassesAtClaimedEpsilon) {
   const double eps = 1;
-  philox_stream probe(0, 0);
-  const double claimed =
-      ledger_eps(pwa::perturb_solution(probe, corner_problem(corner_pairs()[0].first), eps).ledger);
-  const auto m = [eps](const vec& b, philox_stream& s) {
-    return pwa::perturb_solution(s, corner_problem(b), eps).x;
+  const auto prob = corner_problem(corner_pairs()[0].first);
+  const auto plan = pwa::plan_perturb_solution(prob, eps);
+  const pwa::bounding_box<double> box(prob.polytope());
+  const double claimed = ledger_eps(plan.ledger);
+  const auto m = [&plan, &box](const vec& b, philox_stream& s) {
+    return pwa::release_perturb_solution(s, corner_problem(b), plan, box, false);
   };
   const auto r =
       run_audit_per_pair<vec, vec>(m, corner_pairs(), solution_families, config(501, claimed));
@@ -96,9 +98,14 @@ TEST(PWA_AUDIT_MS, SolutionPerturbationPassesAtClaimedEpsilon) {
 
 TEST(PWA_AUDIT_NEG_MS, HalfSensitivityIsFlagged) {
   const double eps = 1;
-  const double half = pwa::diameter_bound(corner_problem(corner_pairs()[0].first).polytope()) / 2;
-  const auto m = [eps, half](const vec& b, philox_stream& s) {
-    return pwa::perturb_solution(s, corner_problem(b), eps, {}, half).x;  // broken: Δ/2
+  const auto prob = corner_problem(corner_pairs()[0].first);
+  const double half = pwa::diameter_bound(prob.polytope()) / 2;
+  // broken: Δ/2 (the lower-level plan takes Δ as an explicit parameter)
+  const auto plan = pwa::plan_perturb_solution(prob, eps, pwa::noise_rule::theorem9,
+                                               dpref::noise_mode::idealised, half);
+  const pwa::bounding_box<double> box(prob.polytope());
+  const auto m = [&plan, &box](const vec& b, philox_stream& s) {
+    return pwa::release_perturb_solution(s, corner_problem(b), plan, box, false);
   };
   const auto r =
       run_audit_per_pair<vec, vec>(m, corner_pairs(), solution_families, config(502, eps));
@@ -116,13 +123,12 @@ std::vector<event_family<vec>> data_families(const neighbour_pair<vec>& p) {
 TEST(PWA_AUDIT_MP, NoisyDataReleasePassesAtClaimedEpsilon) {
   const double eps = 1;
   const auto prob = corner_problem(corner_pairs()[0].first);
-  const double delta = pwa::data_sensitivity(prob);
-  const double scale = dpref::accounting::laplace_scale(delta, eps);
-  philox_stream probe(0, 0);
-  const double claimed = ledger_eps(pwa::perturb_data(probe, prob, eps).ledger);
-  // the released data exactly as perturb_data draws them (same sampler, same scale)
-  const auto m = [scale](const vec& b, philox_stream& s) {
-    return dpref::mechanisms::vector_laplace_mechanism<double>(s, b, scale);
+  // the plan pwa::run accounts (public: the same for both neighbours) and the function that
+  // draws its released data b̃
+  const auto plan = pwa::plan_perturb_data(prob, eps);
+  const double claimed = ledger_eps(plan.ledger);
+  const auto m = [&plan](const vec& b, philox_stream& s) {
+    return pwa::noisy_data(s, corner_problem(b), plan);
   };
   const auto r =
       run_audit_per_pair<vec, vec>(m, corner_pairs(), data_families, config(503, claimed));
@@ -133,11 +139,11 @@ TEST(PWA_AUDIT_MP, NoisyDataReleasePassesAtClaimedEpsilon) {
 
 TEST(PWA_AUDIT_MP, SolutionOfNoisyProblemPassesAtClaimedEpsilon) {
   const double eps = 1;
-  philox_stream probe(0, 0);
-  const double claimed =
-      ledger_eps(pwa::perturb_data(probe, corner_problem(corner_pairs()[0].first), eps).ledger);
-  const auto m = [eps](const vec& b, philox_stream& s) {
-    return pwa::perturb_data(s, corner_problem(b), eps).x;
+  const auto plan = pwa::plan_perturb_data(corner_problem(corner_pairs()[0].first), eps);
+  const double claimed = ledger_eps(plan.ledger);
+  const auto m = [&plan](const vec& b, philox_stream& s) {  // as pwa::run: b̃, then the LP
+    const auto prob = corner_problem(b);
+    return pwa::solve(prob.with_b(pwa::noisy_data(s, prob, plan))).x;
   };
   const auto r =
       run_audit_per_pair<vec, vec>(m, corner_pairs(), solution_families, config(504, claimed));

@@ -13,8 +13,11 @@ endif()
 # the run contract of the pwa module (PWA.PARAMS, PWA.RUN, PWA.JSON, errata PWA-E2..E4)
 dpref_add_test(pwa_run_test LABELS unit SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/unit/pwa_run_test.cpp
                                                    ${CMAKE_CURRENT_SOURCE_DIR}/unit/pwa_noise_test.cpp)
-dpref_add_test(pwa_prop LABELS property SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/property/pwa_prop.cpp)
-dpref_add_test(pwa_audit LABELS audit SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/audit/pwa_audit.cpp)
+# PRIV.PWA.*: the public constants' enforcement (spec/privacy_bounds.md, pwa section)
+dpref_add_test(pwa_prop LABELS property SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/property/pwa_prop.cpp
+                                               ${CMAKE_CURRENT_SOURCE_DIR}/property/pwa_bounds_prop.cpp)
+dpref_add_test(pwa_audit LABELS audit SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/audit/pwa_audit.cpp
+                                             ${CMAKE_CURRENT_SOURCE_DIR}/audit/pwa_bounds_audit.cpp)
 dpref_add_test(pwa_regression LABELS regression SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/regression/pwa_study_regression.cpp)
 # the paper-sized version (1000 runs per point): not in CI
 dpref_add_test(pwa_study_slow LABELS slow SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/regression/pwa_study_regression.cpp)
@@ -23,8 +26,21 @@ target_compile_definitions(pwa_study_slow PRIVATE PWA_FULL_STUDY)
 if(TARGET dpref_cli)
   add_test(NAME pwa_cli_run COMMAND dpref_cli pwa run --algorithm private_subgradient --m 10 --d 2)
   set_tests_properties(pwa_cli_run PROPERTIES LABELS unit PASS_REGULAR_EXPRESSION "\"epsilon\": 0.1")
-  add_test(NAME pwa_cli_run_mp50 COMMAND dpref_cli pwa run --algorithm perturb_solution --precision mp50 --m 5)
+  add_test(NAME pwa_cli_run_mp50 COMMAND dpref_cli pwa run --algorithm perturb_solution --precision mp50 --m 5
+                                         --diagnostics --optimum)
   set_tests_properties(pwa_cli_run_mp50 PROPERTIES LABELS unit PASS_REGULAR_EXPRESSION "certificate_gap")
+  # PWA.RUN.RELEASE: a private run's document lists its enforced constants and carries no
+  # non_private section unless --diagnostics
+  foreach(alg private_subgradient perturb_data perturb_solution exponential)
+    add_test(NAME PWA_RUN_RELEASE_cli_${alg}
+             COMMAND dpref_cli pwa run --algorithm ${alg} --m 8 --d 2 --iterations 5)
+    set_tests_properties(PWA_RUN_RELEASE_cli_${alg} PROPERTIES LABELS unit
+                         PASS_REGULAR_EXPRESSION "\"enforced\": \\[" FAIL_REGULAR_EXPRESSION "non_private")
+  endforeach()
+  add_test(NAME PWA_RUN_RELEASE_cli_diagnostics
+           COMMAND dpref_cli pwa run --m 8 --d 2 --iterations 5 --diagnostics --trace)
+  set_tests_properties(PWA_RUN_RELEASE_cli_diagnostics PROPERTIES LABELS unit
+                       PASS_REGULAR_EXPRESSION "\"non_private\".*\"objective_trace\"")
   add_test(NAME pwa_cli_rejects_bad_mechanism COMMAND dpref_cli pwa run --algorithm nope)
   set_tests_properties(pwa_cli_rejects_bad_mechanism PROPERTIES LABELS unit WILL_FAIL TRUE)
   add_test(NAME pwa_cli_study COMMAND dpref_cli pwa study --runs 5 --figures 1,2 --k-list 1,10 --c-list 1,2)

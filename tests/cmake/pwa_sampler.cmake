@@ -12,4 +12,12 @@ if(TARGET dpref_cli)
   set_tests_properties(cli_pwa_sample_metropolis PROPERTIES LABELS unit PASS_REGULAR_EXPRESSION "NOT CERTIFIED")
   add_test(NAME cli_pwa_sample_rejects_bad_method COMMAND dpref_cli pwa sample --method mcmc)
   set_tests_properties(cli_pwa_sample_rejects_bad_method PROPERTIES LABELS unit WILL_FAIL TRUE)
+  # PRIV.RELEASE: the proposal counts (functions of the private b) only with --diagnostics
+  add_test(NAME cli_pwa_sample_no_counts COMMAND dpref_cli pwa sample --m 8 --d 2 --epsilon 1)
+  set_tests_properties(cli_pwa_sample_no_counts PROPERTIES LABELS unit
+                       PASS_REGULAR_EXPRESSION "\"samples\"" FAIL_REGULAR_EXPRESSION "attempts")
+  add_test(NAME cli_pwa_sample_counts_asked
+           COMMAND dpref_cli pwa sample --m 8 --d 2 --epsilon 1 --diagnostics)
+  set_tests_properties(cli_pwa_sample_counts_asked PROPERTIES LABELS unit
+                       PASS_REGULAR_EXPRESSION "\"attempts\".*NOT covered")
 endif()

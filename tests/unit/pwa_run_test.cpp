@@ -258,12 +258,13 @@ TEST(PWA_RUN_E2, BoxProjection) {
 }
 
 // errata PWA-E3: Theorem 24 bounds E[min_i f(x^(i))], not the output x^(k+1). The run reports
-// the best iterate only as a non-private diagnostic: it equals the minimum of the trace over
-// x^(1..k) (recomputed here), and the JSON keeps it out of "iterates".
+// the best iterate only as a non-private diagnostic (asked for with diagnostics): it equals the
+// minimum of the trace over x^(1..k) (recomputed here), and the JSON keeps it out of "iterates".
 TEST(PWA_RUN_E3, BestIterateIsNonPrivate) {
   const auto prob = gaussian(20, 2, 1);
   pwa::params<double> p;
   p.trace = true;
+  p.diagnostics = true;
   p.iterations = 50;
   const auto r = pwa::run(prob, p, philox_stream(4));
   ASSERT_EQ(r.diagnostics.objective_trace.size(), 51u);
@@ -277,6 +278,123 @@ TEST(PWA_RUN_E3, BestIterateIsNonPrivate) {
   EXPECT_FALSE(j["iterates"].contains("best_iterate_objective"));
   EXPECT_EQ(j["non_private"]["best_iterate_objective"].get<double>(), best);
   EXPECT_TRUE(j["iterates"]["bounds"]["theorem24_best_iterate"].is_number());
+  // the objective trace of a private run is non-private too: under non_private, not "trace"
+  EXPECT_TRUE(j["trace"].is_null());
+  EXPECT_EQ(j["non_private"]["objective_trace"].size(), 51u);
+}
+
+// ------------------------------------------------------------------------ PWA.RUN.RELEASE --
+
+const pwa::algorithm_kind kPrivate[] = {
+    pwa::algorithm_kind::private_subgradient, pwa::algorithm_kind::perturb_data,
+    pwa::algorithm_kind::perturb_solution, pwa::algorithm_kind::exponential};
+
+std::string name_of(pwa::algorithm_kind a) {
+  return std::string(enum_names(a)[static_cast<std::size_t>(a)].second);
+}
+
+// PRIV.RELEASE: a private run computes no function of the private b outside its release unless
+// asked: no diagnostics in the result, no "non_private" key in its document, a null "trace";
+// with diagnostics = true they appear under "non_private" with the note, and the released
+// output is the same (diagnostics read no noise). Non-private algorithms keep "non_private".
+TEST(PWA_RUN_RELEASE, PrivateRunsReleaseOnlyWhatTheLedgerCovers) {
+  const auto prob = gaussian(8, 2, 1);
+  for (const auto a : kPrivate) {
+    pwa::config<double> cfg;
+    cfg.params.algorithm = a;
+    cfg.params.iterations = 10;
+    const auto r = pwa::run(prob, cfg.params, philox_stream(6));
+    EXPECT_FALSE(r.diagnostics.objective) << name_of(a);
+    EXPECT_FALSE(r.diagnostics.best_iterate_objective) << name_of(a);
+    EXPECT_FALSE(r.diagnostics.optimum) << name_of(a);
+    EXPECT_FALSE(r.diagnostics.sampler_counts) << name_of(a);
+    EXPECT_TRUE(r.diagnostics.objective_trace.empty()) << name_of(a);
+    const io::json j = pwa::result_json(r, cfg);
+    EXPECT_FALSE(j.contains("non_private")) << name_of(a);
+    EXPECT_TRUE(j["trace"].is_null()) << name_of(a);
+    EXPECT_FALSE(j["privacy"]["enforced"].empty()) << name_of(a);
+    cfg.params.diagnostics = cfg.params.optimum = true;
+    cfg.params.trace = a == pwa::algorithm_kind::private_subgradient;
+    const auto d = pwa::run(prob, cfg.params, philox_stream(6));
+    EXPECT_EQ(d.x, r.x) << name_of(a);
+    EXPECT_EQ(d.selected, r.selected) << name_of(a);
+    EXPECT_EQ(*d.diagnostics.objective, prob.value(d.x)) << name_of(a);
+    const io::json k = pwa::result_json(d, cfg);
+    ASSERT_TRUE(k.contains("non_private")) << name_of(a);
+    EXPECT_NE(k["non_private"]["note"].get<std::string>().find("not covered"), std::string::npos);
+    EXPECT_TRUE(k["non_private"]["suboptimality"].is_number()) << name_of(a);
+    EXPECT_TRUE(k["trace"].is_null()) << name_of(a);
+    EXPECT_EQ(k["non_private"].contains("sampler"), a == pwa::algorithm_kind::exponential);
+  }
+  for (const auto a : {pwa::algorithm_kind::regular_subgradient, pwa::algorithm_kind::optimum}) {
+    pwa::config<double> cfg;
+    cfg.params.algorithm = a;
+    cfg.params.iterations = 10;
+    cfg.params.trace = true;
+    const io::json j = pwa::result_json(pwa::run(prob, cfg.params, philox_stream(6)), cfg);
+    EXPECT_TRUE(j["non_private"]["objective"].is_number()) << name_of(a);
+    EXPECT_FALSE(j["privacy"].contains("enforced")) << name_of(a);
+  }
+}
+
+// The fields that only produce non-private output are refused for a private algorithm without
+// diagnostics (never silently ignored); the non-private algorithms accept them.
+TEST(PWA_RUN_RELEASE, NonPrivateFieldsNeedDiagnostics) {
+  for (const auto a : kPrivate) {
+    pwa::params<double> p;
+    p.algorithm = a;
+    p.optimum = true;
+    EXPECT_EQ(message_of([&] { p.validate(); }),
+              "pwa::params.optimum must be false for the private " + name_of(a) +
+                  " unless diagnostics = true (the certified optimum and the suboptimality are "
+                  "functions of the private b without noise), got true");
+    p.optimum = false;
+    p.trace = true;
+    EXPECT_EQ(message_of([&] { p.validate(); }),
+              "pwa::params.trace must be false for the private " + name_of(a) +
+                  " unless diagnostics = true (f(x^(i)) of every iterate is a function of the "
+                  "private b without noise), got true");
+    p.diagnostics = true;
+    EXPECT_EQ(message_of([&] { p.validate(); }), "(no exception)");
+  }
+  for (const auto a : {pwa::algorithm_kind::regular_subgradient, pwa::algorithm_kind::optimum}) {
+    pwa::params<double> p;
+    p.algorithm = a;
+    p.optimum = p.trace = true;
+    EXPECT_EQ(message_of([&] { p.validate(); }), "(no exception)");
+  }
+}
+
+// PRIV.BOUNDS: every private run lists the public constants its ledger relies on, with their
+// enforcement (spec/privacy_bounds.md, pwa section), in both release modes.
+TEST(PWA_RUN_RELEASE, EnforcedConstants) {
+  const auto prob = gaussian(8, 2, 1.5, 0.25);
+  const auto constants = [&](pwa::algorithm_kind a, noise_mode mode) {
+    pwa::params<double> p;
+    p.algorithm = a;
+    p.iterations = 5;
+    p.release = mode;
+    std::string out;
+    for (const auto& e : pwa::run(prob, p, philox_stream(1)).privacy.enforced)
+      out += e.constant + ":" +
+             std::string(enum_names(e.kind)[static_cast<std::size_t>(e.kind)].second) + "=" +
+             std::to_string(e.value) + " ";
+    return out;
+  };
+  for (const auto a :
+       {pwa::algorithm_kind::private_subgradient, pwa::algorithm_kind::exponential}) {
+    EXPECT_EQ(constants(a, noise_mode::idealised), "bmax:derived=0.250000 ");
+    EXPECT_EQ(constants(a, noise_mode::secure),
+              "bmax:derived=0.250000 release_clamp:clip=1000.000000 ");
+  }
+  EXPECT_EQ(constants(pwa::algorithm_kind::perturb_data, noise_mode::idealised),
+            "bmax:derived=0.250000 ");
+  EXPECT_EQ(constants(pwa::algorithm_kind::perturb_data, noise_mode::secure),
+            "bmax:derived=0.250000 release_clamp:clip=1000.000000 ");
+  EXPECT_EQ(constants(pwa::algorithm_kind::perturb_solution, noise_mode::idealised),
+            "c:clip=1.500000 ");
+  EXPECT_EQ(constants(pwa::algorithm_kind::perturb_solution, noise_mode::secure),
+            "c:clip=1.500000 ");
 }
 
 // errata PWA-E4: M_S's noise. d = 4, c = 2, ε = 1/2: Δ = diam P = 2√4·2 = 8; Theorem 9 scale
@@ -300,6 +418,51 @@ TEST(PWA_RUN_E4, SolutionPerturbationNoiseRule) {
   EXPECT_NEAR(*a.bound_theorem17, G * 4 * 16, 1e-9 * G * 64);
   EXPECT_NEAR(*b.bound_theorem17, G * 4 * 32, 1e-9 * G * 128);
   expect_ledger_roundtrip(b);
+}
+
+// PRIV.BOUNDS through pwa: every private document lists its enforced constants, each with its
+// enforcement kind and a sentence; the envelope refuses a private pwa result without them.
+TEST(PRIV_BOUNDS, PwaPrivateDocumentsListTheirEnforcedConstants) {
+  const auto prob = gaussian(8, 2, 1);
+  for (const auto a : kPrivate) {
+    pwa::config<double> cfg;
+    cfg.params.algorithm = a;
+    cfg.params.iterations = 5;
+    auto r = pwa::run(prob, cfg.params, philox_stream(2));
+    const io::json j = pwa::result_json(r, cfg);
+    ASSERT_FALSE(j["privacy"]["enforced"].empty()) << name_of(a);
+    for (const auto& e : j["privacy"]["enforced"]) {
+      EXPECT_TRUE(e["constant"].is_string());
+      EXPECT_TRUE(e["value"].is_number());
+      EXPECT_TRUE(e["enforcement"] == "clip" || e["enforcement"] == "refuse" ||
+                  e["enforcement"] == "derived");
+      EXPECT_GT(e["how"].get<std::string>().size(), 40u);
+    }
+    r.privacy.enforced.clear();  // negative control: the envelope's refusal
+    EXPECT_THROW((void)pwa::result_json(r, cfg), std::logic_error) << name_of(a);
+  }
+}
+
+// PRIV.RELEASE through pwa: the document of a private run has no "non_private" key unless
+// diagnostics were asked for; the envelope refuses non-private values a private pwa run did not
+// ask for.
+TEST(PRIV_RELEASE, PwaPrivateDocumentsCarryNoUnaskedDiagnostics) {
+  const io::json a = pwa::run_json<double>(io::document::parse(
+      R"({"problem": {"m": 8, "d": 2}, "params": {"iterations": 5}})", "test.json"));
+  EXPECT_FALSE(a.contains("non_private"));
+  const io::json b = pwa::run_json<double>(io::document::parse(
+      R"({"problem": {"m": 8, "d": 2}, "params": {"iterations": 5, "diagnostics": true}})",
+      "test.json"));
+  ASSERT_TRUE(b.contains("non_private"));
+  EXPECT_NE(b["non_private"]["note"].get<std::string>().find("not covered"), std::string::npos);
+  EXPECT_EQ(a["iterates"], b["iterates"]);
+  const auto r = pwa::run(gaussian(8, 2, 1), pwa::params<double>{}, philox_stream(2));
+  result_parts parts;
+  parts.paper = "pwa";
+  parts.non_private = io::json{{"note", "x"}, {"objective", 1.0}};  // negative control
+  EXPECT_THROW((void)result_value(r, parts), std::logic_error);
+  parts.diagnostics = true;
+  EXPECT_NO_THROW((void)result_value(r, parts));
 }
 
 // -------------------------------------------------------------------------------- PWA.JSON --

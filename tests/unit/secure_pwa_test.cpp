@@ -2,8 +2,9 @@
 // issue 20 part 2): M_P and M_S release the lattice ℓ2-Laplace (ledger: one
 // snapped_vector_laplace event, inflated sensitivity, ε <= requested, checked here from the
 // paper's Δ = √m·bmax / diam P = 2√d c and SEC.ACC.VLAPLACE's ε = (Δ + √d 2^g)/(2^g t)); released
-// coordinates on the grid; Algorithm 2 and M_E (rejection) run unchanged and are labelled
-// secure; the refusals (precisions, non-private algorithms, M_E samplers other than rejection).
+// coordinates on the grid; Algorithm 2 and M_E (rejection) run on clamped data with the
+// rounding of their utilities in the ledger and are labelled secure; the refusals (precisions,
+// non-private algorithms, M_E samplers other than rejection).
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -118,8 +119,13 @@ TEST(SEC_PWA, PerturbSolutionLedgerAndLattice) {
   }
 }
 
-TEST(SEC_PWA, SelectionAndRejectionSamplerRunUnchangedAndAreLabelledSecure) {
+// Algorithm 2 and M_E (rejection) release no floating-point noise sum; in secure mode they run
+// on clamp(b, −C, C) with the ledger's Δu = bmax + the rounding of the double utilities
+// (PRIV.PWA.BMAX): here |b_i| < C, the rounding term is ~1e-12 relative, so the same seed
+// releases the same x as in idealised mode, under a ledger whose Δu exceeds bmax by that term.
+TEST(SEC_PWA, SelectionAndRejectionSamplerRunOnClampedDataAndAreLabelledSecure) {
   const auto prob = gaussian(10, 2, 1.0);
+  ASSERT_LT(prob.b().cwiseAbs().maxCoeff(), 1000.0);
   for (const auto a :
        {pwa::algorithm_kind::private_subgradient, pwa::algorithm_kind::exponential}) {
     auto p = secure_params(a, 0.5);
@@ -127,7 +133,17 @@ TEST(SEC_PWA, SelectionAndRejectionSamplerRunUnchangedAndAreLabelledSecure) {
     p.release = noise_mode::idealised;
     const auto i = pwa::run(prob, p, philox_stream(3, 0));
     EXPECT_EQ(s.x, i.x);  // no floating-point noise sum to replace (SEC.PWA)
-    EXPECT_EQ(s.privacy.guarantee.epsilon, i.privacy.guarantee.epsilon);
+    EXPECT_EQ(s.selected, i.selected);
+    const auto& es =
+        std::get<accounting::exponential_mechanism<double>>(s.privacy.ledger.events()[0].what);
+    const auto& ei =
+        std::get<accounting::exponential_mechanism<double>>(i.privacy.ledger.events()[0].what);
+    EXPECT_EQ(ei.utility_sensitivity, 1.0);
+    EXPECT_GT(es.utility_sensitivity, 1.0);
+    EXPECT_LT(es.utility_sensitivity, 1.0 + 1e-9);
+    EXPECT_EQ(*s.sensitivity, es.utility_sensitivity);
+    EXPECT_LE(s.privacy.guarantee.epsilon, 0.5);
+    EXPECT_GE(s.privacy.guarantee.epsilon, 0.5 * (1 - 1e-12));
     EXPECT_EQ(s.privacy.noise, noise_mode::secure);
     EXPECT_EQ(i.privacy.noise, noise_mode::idealised);
   }

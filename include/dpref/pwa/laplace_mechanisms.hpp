@@ -1,69 +1,57 @@
-// The two Laplace-type mechanisms of pwa §4 (spec/pwa.md):
+// The two Laplace-type mechanisms of pwa §4 (spec/pwa.md), one implementation each, used by
+// pwa::run, the study and the tests alike (a plan fixed before any draw, then the release):
 //  - M_P (Theorem 16, PWA.MP): b̃ = b + w_P, w_P ~ ℓ2-Laplace with scale Δ/ε, Δ = √m·bmax (the
-//    ℓ2 sensitivity of b under (4)); output argmin_{x∈P} f(x; b̃) (post-processing, Thm 14).
-//  - M_S (§4.2, Theorem 17, PWA.MS): x_opt + w_S, w_S ~ ℓ2-Laplace with scale Δ/ε, Δ ≥ diam(P)
-//    (an upper bound of the ℓ2 sensitivity of x_opt; 2√d·c for the box). The paper's density
-//    exp(−ε‖w‖/(√d Δ)) carries an extra √d that Theorem 9 does not need (errata pwa,
-//    "Theorem 17"); it is available as noise_rule::paper (then ε is over-delivered by √d).
-// Both record their privacy event in a privacy_ledger; the reported objective f(x) uses the true
-// data and is for evaluation only (it is not private).
+//    ℓ2 sensitivity of b under (4), true of every b); output argmin_{x∈P} f(x; b̃)
+//    (post-processing, Thm 14). Secure: the lattice ℓ2-Laplace of clamp(b, −C, C) (SEC.PWA).
+//  - M_S (§4.2, Theorem 17, PWA.MS): x̂ + w_S with x̂ = x_opt projected onto the public bounding
+//    box of P (PRIV.PWA.C: any two x̂ are within its ℓ2 diameter Δ, whatever the LP's rounding
+//    does with large |b_i|), w_S ~ ℓ2-Laplace with scale Δ/ε. The paper's density
+//    exp(−ε‖w‖/(√d Δ)) carries an extra √d that Theorem 9 does not need (errata PWA-E4); it is
+//    available as noise_rule::paper (then ε is over-delivered by √d).
+// The plan's ledger is the accounting::ledger that pwa::run accounts before the draw
+// (ARCH.BUDGET): the scale is raised by a few ulps while the certified ε exceeds the target.
+// Nothing here evaluates f on the private data: the objective of an output is the caller's
+// (non-private) business.
 #pragma once
 
 #include <array>
 #include <cmath>
+#include <optional>
+#include <stdexcept>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <utility>
 
-#include "dpref/accounting/laplace.hpp"
-#include "dpref/accounting/ledger.hpp"
+#include "dpref/accounting/accountant.hpp"
 #include "dpref/mechanisms/vector_laplace.hpp"
+#include "dpref/noise_mode.hpp"
+#include "dpref/pwa/secure.hpp"
 #include "dpref/pwa/solve.hpp"
 
 namespace dpref::pwa {
 
-/// Output of a pwa mechanism.
-template <real_scalar Real>
-struct mechanism_result {
-  vector<Real> x;            ///< the private output
-  Real objective = Real(0);  ///< f(x) on the true data (evaluation only, not private)
-  Real scale = Real(0);      ///< noise scale b of the ℓ2-Laplace noise
-  Real sensitivity = Real(0);
-  accounting::privacy_ledger<Real> ledger;
-};
+namespace detail {
 
-/// Certified upper bound of the ℓ2 sensitivity √m·bmax of b under pwa (4).
-/// @spec PWA.MP
-template <real_scalar Real>
-Real data_sensitivity(const piecewise_affine<Real>& prob) {
-  using std::sqrt;
-  accounting::certifier<Real> c;
-  return c.up(sqrt(c.in(Real(prob.pieces()))) * c.in(prob.bmax()));
+/// Raises `scale` by a few ulps while the plan's certified ε exceeds `eps` (rounding of ε/k,
+/// 2Δu/s and of the composition); returns the accepted plan.
+/// @throws std::logic_error if no scale certifies ε (never observed)
+template <real_scalar Real, class Plan>
+accounting::ledger<Real> calibrate_scale(Real& scale, const Real& eps, Plan&& plan,
+                                         const char* who) {
+  for (int attempt = 0; attempt < 48; ++attempt) {
+    accounting::ledger<Real> l = plan(scale);
+    if (!(l.total().epsilon > eps)) return l;
+    accounting::certifier<Real> c;  // s ← s·(1 + 2^(attempt+2)·u), rounded up
+    const accounting::work_real bump =
+        accounting::work_real(1) +
+        c.in(machine_epsilon<Real>()) * accounting::work_real(4LL << attempt);
+    scale = c.up(c.in(scale)*bump);
+  }
+  throw std::logic_error(std::string(who) + ": no noise scale certifies epsilon");
 }
 
-/// M_P of pwa Theorem 16: solve the problem with b̃ = b + w_P.
-/// @param s bit stream @param prob the problem @param epsilon ε > 0
-/// @return x = argmin f(·; b̃) over P, its true objective, scale, Δ and the ledger
-/// @throws std::domain_error for ε ≤ 0
-/// @spec PWA.MP
-template <real_scalar Real>
-mechanism_result<Real> perturb_data(philox_stream& s, const piecewise_affine<Real>& prob,
-                                    const Real& epsilon) {
-  require_positive("dpref::pwa::perturb_data", "epsilon", epsilon);
-  mechanism_result<Real> res;
-  res.sensitivity = data_sensitivity(prob);
-  res.scale = accounting::laplace_scale(res.sensitivity, epsilon);
-  accounting::privacy_event<Real> ev;
-  ev.kind = "pwa.M_P.vector_laplace";
-  ev.params = {{"sensitivity", res.sensitivity}, {"scale", res.scale}};
-  ev.privacy = accounting::vector_laplace_privacy(res.sensitivity, res.scale);
-  res.ledger.record(std::move(ev));
-  const vector<Real> b_noisy = mechanisms::vector_laplace_mechanism<Real>(s, prob.b(), res.scale);
-  const auto sol = solve(prob.with_b(b_noisy));  // post-processing (Theorem 14)
-  res.x = sol.x;
-  res.objective = prob.value(res.x);
-  return res;
-}
+}  // namespace detail
 
 /// Noise scale of M_S: Theorem 9 (Δ/ε, default) or the paper's §4.2 density (√d·Δ/ε).
 /// errata PWA-E4: the paper's √d is unnecessary; theorem9 is the default.
@@ -73,6 +61,169 @@ constexpr auto enum_names(noise_rule) {
                     std::pair{noise_rule::paper, std::string_view("paper")}};
 }
 
+/// The calibration of one ℓ2-Laplace release of M_P or M_S, fixed before any draw: Δ, the
+/// scale and the one-event ledger (all public); `lattice` in secure mode.
+template <real_scalar Real>
+struct laplace_plan {
+  Real sensitivity{};  ///< Δ
+  Real scale{};        ///< ℓ2-Laplace scale b (idealised) or t 2^g (secure)
+  accounting::ledger<Real> ledger;
+  std::optional<mechanisms::snapped_vector_laplace_params> lattice;  ///< secure mode only
+};
+
+/// Plan of one release of a `dimension`-vector with ℓ2 sensitivity Δ: idealised, scale
+/// √root·Δ/ε raised by ulps while the ledger's ε exceeds ε (root = d is M_S's printed rule: the
+/// ledger then certifies ε/√d); secure, the lattice ℓ2-Laplace for the target ε/√root with the
+/// public clamp C (SEC.PWA). The lower-level engine of both mechanisms: Δ is the caller's claim
+/// (tests pass a wrong Δ for their negative controls).
+/// @throws std::domain_error for Δ ≤ 0 or ε ≤ 0; std::logic_error for secure at a precision
+///   other than double
+template <real_scalar Real>
+laplace_plan<Real> plan_vector_laplace(const Real& delta, const Real& epsilon, long long dimension,
+                                       long long root, noise_mode release, const Real& clamp,
+                                       const std::string& label) {
+  using std::sqrt;
+  constexpr const char* fn = "dpref::pwa::plan_vector_laplace";
+  require_positive(fn, "sensitivity", delta);
+  require_positive(fn, "epsilon", epsilon);
+  laplace_plan<Real> p;
+  p.sensitivity = delta;
+  if (release == noise_mode::secure) {
+    if constexpr (std::is_same_v<Real, double>) {
+      const double target = root == 1 ? epsilon : epsilon / std::sqrt(static_cast<double>(root));
+      const secure_vector_plan sp =
+          calibrate_secure_vector_laplace(delta, target, dimension, clamp, label);
+      p.scale = sp.scale();
+      p.ledger = sp.ledger;
+      p.lattice = sp.release;
+      return p;
+    } else {
+      throw std::logic_error("dpref::pwa: release = secure at a precision other than double");
+    }
+  }
+  p.scale = accounting::laplace_scale(delta, epsilon);
+  if (root != 1) {
+    accounting::certifier<Real> c;
+    p.scale = c.up(c.in(p.scale) * sqrt(c.in(Real(root))));
+  }
+  p.ledger = detail::calibrate_scale(
+      p.scale, epsilon,
+      [&](const Real& sc) {
+        accounting::ledger<Real> l;
+        l.record(accounting::make_event<Real>(accounting::vector_laplace_mechanism<Real>{delta, sc},
+                                              1, label));
+        return l;
+      },
+      "dpref::pwa::plan_vector_laplace");
+  return p;
+}
+
+/// Certified upper bound of the ℓ2 sensitivity √m·bmax of b under pwa (4).
+/// @spec PWA.MP PRIV.PWA.BMAX
+template <real_scalar Real>
+Real data_sensitivity(const piecewise_affine<Real>& prob) {
+  using std::sqrt;
+  accounting::certifier<Real> c;
+  return c.up(sqrt(c.in(Real(prob.pieces()))) * c.in(prob.bmax()));
+}
+
+/// Plan of M_P (Theorem 16): Δ = √m·bmax; secure: clamp C = release_clamp.
+/// @spec PWA.MP SEC.PWA
+template <real_scalar Real>
+laplace_plan<Real> plan_perturb_data(const piecewise_affine<Real>& prob, const Real& epsilon,
+                                     noise_mode release = noise_mode::idealised,
+                                     const Real& clamp = Real(1000)) {
+  return plan_vector_laplace<Real>(
+      data_sensitivity(prob), epsilon, prob.pieces(), 1, release, clamp,
+      release == noise_mode::secure
+          ? "pwa M_P (Theorem 16, secure): lattice ℓ2-Laplace of clamp(b, −C, C), Δ = √m·bmax "
+            "+ √m 2^g (rounding); the LP solve is post-processing"
+          : "pwa M_P (Theorem 16): b + w_P, Δ = √m·bmax; the LP solve is post-processing");
+}
+
+/// Plan of M_S (§4.2): Δ = diam P (diameter_bound), or `sensitivity` when > 0 (a lower-level
+/// override for negative controls); the lattice clamp of secure mode is the box c.
+/// @spec PWA.MS SEC.PWA
+template <real_scalar Real>
+laplace_plan<Real> plan_perturb_solution(const piecewise_affine<Real>& prob, const Real& epsilon,
+                                         noise_rule rule = noise_rule::theorem9,
+                                         noise_mode release = noise_mode::idealised,
+                                         const Real& sensitivity = Real(0)) {
+  const Real delta = sensitivity > Real(0) ? sensitivity : diameter_bound(prob.polytope());
+  const bool secure = release == noise_mode::secure;
+  return plan_vector_laplace<Real>(
+      delta, epsilon, prob.dimension(), rule == noise_rule::paper ? prob.dimension() : 1, release,
+      prob.polytope().box,
+      secure ? "pwa M_S (§4.2, secure): lattice ℓ2-Laplace of x_opt projected onto the bounding "
+               "box of P, Δ = diam P + √d 2^g (rounding)"
+      : rule == noise_rule::paper
+          ? "pwa M_S (§4.2) with the printed scale √d·Δ/ε (errata PWA-E4): Δ = diam P"
+          : "pwa M_S (§4.2, Theorem 9 scale Δ/ε, errata PWA-E4): Δ = diam P");
+}
+
+/// M_P's released data b̃ (Theorem 16): b + w_P (idealised) or the lattice release of
+/// clamp(b, −C, C) (secure, plan.lattice). @spec PWA.MP SEC.PWA
+template <real_scalar Real>
+vector<Real> noisy_data(philox_stream& s, const piecewise_affine<Real>& prob,
+                        const laplace_plan<Real>& plan) {
+  if (plan.lattice) {
+    if constexpr (std::is_same_v<Real, double>)
+      return mechanisms::snapped_vector_laplace(s, prob.b(), *plan.lattice);
+  }
+  return mechanisms::vector_laplace_mechanism<Real>(s, prob.b(), plan.scale);
+}
+
+/// M_S's statistic before the noise: x_opt projected onto the public bounding box of P, whose
+/// ℓ2 diameter is Δ (the identity on an x_opt ∈ P; PRIV.PWA.C).
+/// @spec PWA.MS PRIV.PWA.C
+template <real_scalar Real>
+vector<Real> solution_statistic(const piecewise_affine<Real>& prob, const bounding_box<Real>& box) {
+  return box.project(solve(prob).x);
+}
+
+/// M_S's release: solution_statistic + w_S (idealised) or its lattice release (secure); with
+/// `project_to_box` clamped into the box [−c, c]^d afterwards (post-processing, P public).
+/// @spec PWA.MS SEC.PWA
+template <real_scalar Real>
+vector<Real> release_perturb_solution(philox_stream& s, const piecewise_affine<Real>& prob,
+                                      const laplace_plan<Real>& plan, const bounding_box<Real>& box,
+                                      bool project_to_box) {
+  const vector<Real> stat = solution_statistic(prob, box);
+  vector<Real> x;
+  if (plan.lattice) {
+    if constexpr (std::is_same_v<Real, double>)
+      x = mechanisms::snapped_vector_laplace(s, stat, *plan.lattice);
+  } else {
+    x = mechanisms::vector_laplace_mechanism<Real>(s, stat, plan.scale);
+  }
+  if (project_to_box) {
+    const Real c = prob.polytope().box;
+    for (Eigen::Index j = 0; j < x.size(); ++j) x[j] = x[j] < -c ? Real(-c) : (x[j] > c ? c : x[j]);
+  }
+  return x;
+}
+
+/// Output of pwa's Laplace-type mechanisms called directly (the study, tests).
+template <real_scalar Real>
+struct mechanism_result {
+  vector<Real> x;  ///< the private output
+  Real scale = Real(0);
+  Real sensitivity = Real(0);
+  accounting::ledger<Real> ledger;  ///< the plan's ledger (one event)
+};
+
+/// M_P of pwa Theorem 16 (idealised): plan_perturb_data, then x = argmin f(·; b̃) over P.
+/// @throws std::domain_error for ε ≤ 0
+/// @spec PWA.MP
+template <real_scalar Real>
+mechanism_result<Real> perturb_data(philox_stream& s, const piecewise_affine<Real>& prob,
+                                    const Real& epsilon) {
+  require_positive("dpref::pwa::perturb_data", "epsilon", epsilon);
+  const laplace_plan<Real> plan = plan_perturb_data(prob, epsilon);
+  return {solve(prob.with_b(noisy_data(s, prob, plan))).x, plan.scale, plan.sensitivity,
+          plan.ledger};
+}
+
 struct solution_perturbation_options {
   noise_rule rule = noise_rule::theorem9;
   /// Clamp the output into the box (post-processing; a deviation from the paper, which outputs
@@ -80,10 +231,9 @@ struct solution_perturbation_options {
   bool project_to_box = false;
 };
 
-/// M_S of pwa §4.2: x_opt + w_S with Δ = diameter_bound(P).
-/// @param s bit stream @param prob the problem @param epsilon ε > 0 @param opt rule, projection
+/// M_S of pwa §4.2 (idealised): plan_perturb_solution, then release_perturb_solution.
 /// @param sensitivity_override Δ to use instead of diameter_bound(P) (> 0; tests' negative
-///   controls and callers with a tighter public bound)
+///   controls)
 /// @throws std::domain_error for ε ≤ 0; std::invalid_argument for project_to_box with G rows
 /// @spec PWA.MS
 template <real_scalar Real>
@@ -91,33 +241,15 @@ mechanism_result<Real> perturb_solution(philox_stream& s, const piecewise_affine
                                         const Real& epsilon,
                                         const solution_perturbation_options& opt = {},
                                         const Real& sensitivity_override = Real(0)) {
-  using std::sqrt;
   constexpr const char* fn = "dpref::pwa::perturb_solution";
   require_positive(fn, "epsilon", epsilon);
   if (opt.project_to_box && prob.polytope().has_extra_rows())
     fail_argument(fn, "project_to_box", "false when P has rows Gx <= h", "true");
-  mechanism_result<Real> res;
-  res.sensitivity =
-      sensitivity_override > Real(0) ? sensitivity_override : diameter_bound(prob.polytope());
-  res.scale = accounting::laplace_scale(res.sensitivity, epsilon);
-  if (opt.rule == noise_rule::paper) {
-    accounting::certifier<Real> c;
-    res.scale = c.up(c.in(res.scale) * sqrt(c.in(Real(prob.dimension()))));
-  }
-  accounting::privacy_event<Real> ev;
-  ev.kind = "pwa.M_S.vector_laplace";
-  ev.params = {{"sensitivity", res.sensitivity}, {"scale", res.scale}};
-  ev.privacy = accounting::vector_laplace_privacy(res.sensitivity, res.scale);
-  res.ledger.record(std::move(ev));
-  const auto sol = solve(prob);
-  res.x = mechanisms::vector_laplace_mechanism<Real>(s, sol.x, res.scale);
-  if (opt.project_to_box) {
-    const Real c = prob.polytope().box;
-    for (Eigen::Index j = 0; j < res.x.size(); ++j)
-      res.x[j] = res.x[j] < -c ? Real(-c) : (res.x[j] > c ? c : res.x[j]);
-  }
-  res.objective = prob.value(res.x);
-  return res;
+  const laplace_plan<Real> plan =
+      plan_perturb_solution(prob, epsilon, opt.rule, noise_mode::idealised, sensitivity_override);
+  const bounding_box<Real> box(prob.polytope());
+  return {release_perturb_solution(s, prob, plan, box, opt.project_to_box), plan.scale,
+          plan.sensitivity, plan.ledger};
 }
 
 }  // namespace dpref::pwa

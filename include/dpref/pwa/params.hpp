@@ -6,9 +6,11 @@
 //   exponential            M_E, pwa Theorem 19 (ε-DP: one exact sample of exp(−ε f/(2bmax)))
 //   regular_subgradient    the non-private subgradient method (pwa (12), Figure 1's reference)
 //   optimum                the certified epigraph LP (non-private)
-// The public constants the guarantee depends on (bmax, c, the polytope) are part of the
-// problem's public description (problem_spec); Δ of M_P is √m·bmax and Δ of M_S is diam(P),
-// both computed from public quantities only (ARCH.PUBLIC).
+// The public constants the guarantee depends on (bmax, c, the polytope, release_clamp in secure
+// mode) are part of the public description (problem_spec, params); Δ of M_P is √m·bmax and Δ of
+// M_S is diam(P), both computed from public quantities only (ARCH.PUBLIC), and pwa::run lists how
+// each is enforced on the data (spec/privacy_bounds.md, pwa section). A private run computes no
+// function of the private b outside its release unless `diagnostics` is set (PRIV.RELEASE).
 #pragma once
 
 #include <array>
@@ -79,7 +81,8 @@ struct params {
   sampler_kind sampler = sampler_kind::rejection;
   long long max_attempts = 100000000;
   bool trace = false;
-  bool optimum = true;
+  bool optimum = false;
+  bool diagnostics = false;
   noise_mode release = noise_mode::idealised;
   Real release_clamp = Real(1000);
 
@@ -105,16 +108,25 @@ struct params {
       "errata PWA-E4)");
     v("sampler", sampler, "M_E sampler: rejection, envelope or inverse_cdf (d = 1), all exact");
     v("max_attempts", max_attempts, "M_E proposals per sample, in [1, 1e12]");
-    v("trace", trace, "record f(x^(i)) of every iterate (non-private)");
-    v("optimum", optimum, "also solve the certified optimum for the (non-private) suboptimality");
+    v("trace", trace,
+      "record f(x^(i)) of every iterate (non-private; a private algorithm needs diagnostics)");
+    v("optimum", optimum,
+      "also solve the certified optimum for the (non-private) suboptimality (a private "
+      "algorithm needs diagnostics)");
+    v("diagnostics", diagnostics,
+      "also compute non-private diagnostics (functions of the data without noise: f(x) of the "
+      "output, the best iterate, the trace, the optimum, M_E's proposal counts) under "
+      "non_private; NOT covered by the privacy guarantee");
     v("release", release,
       "idealised (ℓ2-Laplace added in floating point) or secure (lattice ℓ2-Laplace for M_P and "
       "M_S; exact selections / rejection sampler for Algorithm 2 and M_E): the guarantee holds "
       "for the released doubles; precision double, private algorithms only (spec/pwa.md "
       "SEC.PWA)");
     v("release_clamp", release_clamp,
-      "public clamp C in (0, 1e15] of secure M_P: every b_i is clamped to [−C, C] before the "
-      "lattice release (a bias only if |b_i| > C; M_S clamps to the box c)");
+      "public clamp C in (0, 1e15] of secure mode: every b_i is clamped to [−C, C] before the "
+      "lattice release of M_P and before the utilities of Algorithm 2 and M_E, whose computed "
+      "utilities' rounding (bounded with C) is in the ledger (a bias only if |b_i| > C; M_S "
+      "clamps to the box c)");
   }
 
   /// @throws invalid_parameter "pwa::params.<field> must be <condition>, got <value>"
@@ -145,6 +157,21 @@ struct params {
         noise_rule == pwa::noise_rule::theorem9 || algorithm == algorithm_kind::perturb_solution,
         "noise_rule", "theorem9 unless algorithm = perturb_solution", std::string("paper"));
     c.at_least<long long>("max_attempts", max_attempts, 1, 1000000000000LL);
+    // PRIV.RELEASE: a private run computes no function of the private b outside its release
+    // unless the caller asks for diagnostics; the fields that only produce such values are
+    // refused rather than ignored
+    if (is_private(algorithm) && !diagnostics) {
+      c.require(!optimum, "optimum",
+                "false for the private " + name +
+                    " unless diagnostics = true (the certified optimum and the suboptimality "
+                    "are functions of the private b without noise)",
+                std::string("true"));
+      c.require(!trace, "trace",
+                "false for the private " + name +
+                    " unless diagnostics = true (f(x^(i)) of every iterate is a function of the "
+                    "private b without noise)",
+                std::string("true"));
+    }
     c.in_closed("release_clamp", release_clamp, Real(0), Real(max_release_clamp),
                 "finite and in (0, 1e15]");
     c.require(release_clamp > Real(0), "release_clamp", "finite and in (0, 1e15]", release_clamp);

@@ -115,6 +115,16 @@ Eigen::Index select_index(philox_stream& s, const vector<Real>& u, const Real& s
   }
 }
 
+/// u_i = a_iᵀx + b_i as Algorithm 1 evaluates them: the product fl(A x) first (the same for
+/// neighbouring b: A and x are public), then + b (the order secure mode's rounding bound
+/// assumes, pwa/secure.hpp). @spec PWA.SELECT PRIV.PWA.BMAX
+template <real_scalar Real>
+void selection_utilities(const piecewise_affine<Real>& prob, const vector<Real>& x,
+                         vector<Real>& u) {
+  u.noalias() = prob.A() * x;
+  u += prob.b();
+}
+
 /// Step sizes α_i of Algorithm 2.
 enum class step_rule {
   constant,      ///< α_i = α
@@ -143,6 +153,9 @@ struct subgradient_params {
   projection_mode projection = projection_mode::none;
   vector<Real> x1;  ///< x^(1) ∈ P; empty: 0 (in the box; must satisfy Gx ≤ h with rows)
   bool trace = true;
+  /// Evaluate f(x^(i)) on the data (objective, best_objective, the trace): non-private
+  /// evaluation. pwa::run sets it only when the caller asked for diagnostics (PRIV.RELEASE).
+  bool evaluate = true;
   /// Utility scale multiplier of the selection: scale = scale_factor · 2bmax/ε_step. 1 is the
   /// private mechanism; tests set 1/2 for the negative control "ε u / bmax" (2ε per step).
   Real scale_factor = Real(1);
@@ -181,13 +194,16 @@ subgradient_result<Real> run_subgradient(const piecewise_affine<Real>& prob,
   if (x.size() != prob.dimension()) fail_argument(fn, "x1.size()", "== d", x.size());
   if (!P.contains(x)) fail_domain(fn, "x1", "a point of P", "outside P");
   res.selected.reserve(static_cast<std::size_t>(p.iterations));
-  Real fx = prob.value(x);
-  res.best_objective = fx;
-  if (p.trace) res.objective_trace.push_back(fx);
+  const bool record_trace = p.evaluate && p.trace;
+  Real fx(0);
+  if (p.evaluate) {
+    fx = prob.value(x);
+    res.best_objective = fx;
+  }
+  if (record_trace) res.objective_trace.push_back(fx);
   vector<Real> u(prob.pieces());
   for (long long i = 1; i <= p.iterations; ++i) {
-    u.noalias() = prob.A() * x;
-    u += prob.b();
+    selection_utilities(prob, x, u);
     const Eigen::Index sel = select(u, i);  // Algorithm 1
     res.selected.push_back(sel);
     const Real a = step_size(p, i);
@@ -197,9 +213,10 @@ subgradient_result<Real> run_subgradient(const piecewise_affine<Real>& prob,
     if (p.projection == projection_mode::box)
       for (Eigen::Index j = 0; j < x.size(); ++j)
         x[j] = x[j] < -P.box ? Real(-P.box) : (x[j] > P.box ? P.box : x[j]);
+    if (!p.evaluate) continue;
     fx = prob.value(x);
     if (i < p.iterations && fx < res.best_objective) res.best_objective = fx;  // i+1 ≤ k
-    if (p.trace) res.objective_trace.push_back(fx);
+    if (record_trace) res.objective_trace.push_back(fx);
   }
   res.x = x;
   res.objective = fx;

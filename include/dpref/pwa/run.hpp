@@ -7,7 +7,11 @@
 // Algorithm 2 in order; the ℓ2-Laplace vector of M_P / M_S; the proposals of M_E).
 // `problem_spec<Real>` (pwa/problem_spec.hpp) is the public description of the instance (a
 // generated Gaussian instance of pwa §5.1 or an instance file), `config<Real>` the complete
-// configuration of `dpref pwa run`.
+// configuration of `dpref pwa run`. Every private run lists in privacy.enforced how each public
+// constant its ledger relies on holds for the data processed (spec/privacy_bounds.md, pwa
+// section; pwa/enforced.hpp), and computes functions of the private b outside its release (the
+// objective, the optimum, the trace, M_E's proposal counts) only when params.diagnostics is set
+// (PRIV.RELEASE).
 #pragma once
 
 #include <cmath>
@@ -23,6 +27,7 @@
 #include "dpref/io/json.hpp"
 #include "dpref/mechanisms/vector_laplace.hpp"
 #include "dpref/pwa/bounds.hpp"
+#include "dpref/pwa/enforced.hpp"
 #include "dpref/pwa/exponential_mechanism.hpp"
 #include "dpref/pwa/exponential_mechanism_lp.hpp"
 #include "dpref/pwa/params.hpp"
@@ -55,11 +60,13 @@ struct diagnostics {
 template <real_scalar Real>
 struct result : run_report<Real> {
   algorithm_kind algorithm = algorithm_kind::private_subgradient;
-  vector<Real> x;                   ///< the released output (x_opt for `optimum`)
-  std::optional<Real> sensitivity;  ///< Δ (M_P: √m·bmax; M_S: diam P; Algorithm 1 / M_E: bmax)
-  std::optional<Real> noise_scale;  ///< ℓ2-Laplace scale b, or the exponential scale 2Δu/ε'
-  std::optional<Real> step;         ///< α of the subgradient methods
-  std::vector<long long> selected;  ///< i* of every step of Algorithm 2 (released)
+  vector<Real> x;  ///< the released output (x_opt for `optimum`)
+  /// Δ (M_P: √m·bmax; M_S: diam P; Algorithm 1 / M_E: Δu = bmax, in secure mode plus the
+  /// rounding of the double utilities, PRIV.PWA.BMAX)
+  std::optional<Real> sensitivity;
+  std::optional<Real> noise_scale;      ///< ℓ2-Laplace scale b, or the exponential scale 2Δu/ε'
+  std::optional<Real> step;             ///< α of the subgradient methods
+  std::vector<long long> selected;      ///< i* of every step of Algorithm 2 (released)
   std::optional<Real> bound_theorem17;  ///< E[f(x)] − f_opt bound of M_S (public)
   /// bound of Theorem 24 on E[min_i f(x^(i))] − f_opt, NOT on the output (errata PWA-E3)
   std::optional<Real> bound_theorem24_best_iterate;
@@ -67,24 +74,6 @@ struct result : run_report<Real> {
 };
 
 namespace detail {
-
-/// Raises `scale` by a few ulps while the plan's certified ε exceeds `eps` (rounding of ε/k,
-/// 2Δu/s and of the composition); returns the accepted plan.
-/// @throws std::logic_error if no scale certifies ε (never observed)
-template <real_scalar Real, class Plan>
-accounting::ledger<Real> calibrate_scale(Real& scale, const Real& eps, Plan&& plan,
-                                         const char* who) {
-  for (int attempt = 0; attempt < 48; ++attempt) {
-    accounting::ledger<Real> l = plan(scale);
-    if (!(l.total().epsilon > eps)) return l;
-    accounting::certifier<Real> c;  // s ← s·(1 + 2^(attempt+2)·u), rounded up
-    const accounting::work_real bump =
-        accounting::work_real(1) +
-        c.in(machine_epsilon<Real>()) * accounting::work_real(4LL << attempt);
-    scale = c.up(c.in(scale)*bump);
-  }
-  throw std::logic_error(std::string(who) + ": no noise scale certifies epsilon");
-}
 
 /// The checks of `params` that need the problem.
 /// @throws invalid_parameter naming the field
@@ -122,7 +111,34 @@ subgradient_params<Real> subgradient_settings(const problem<Real>& prob, const p
     sp.x1 =
         Eigen::Map<const vector<Real>>(p.start->data(), static_cast<Eigen::Index>(p.start->size()));
   sp.trace = p.trace;
+  sp.evaluate = p.diagnostics || !is_private(p.algorithm);  // PRIV.RELEASE
   return sp;
+}
+
+/// T ≥ |fl(a_iᵀx)| at every iterate of Algorithm 2 (secure mode, PRIV.PWA.BMAX): ‖x^(i)‖₂ ≤
+/// ‖x^(1)‖₂ + kαG (α_i ≤ α; each step moves by α_i‖a_{i*}‖ ≤ α_i G), or √d·c with the box
+/// projection (every iterate in the box); dot_magnitude_bound's factor 2 covers the rounding of
+/// the iterates. Public: A, x^(1), k, α, c.
+inline double subgradient_dot_bound(const problem<double>& prob,
+                                    const subgradient_params<double>& sp) {
+  using std::sqrt;
+  accounting::certifier<double> c;
+  const double G = bounds::lipschitz(prob);
+  const double start = sp.x1.size() == 0 ? 0.0 : sp.x1.norm();
+  const double X =
+      sp.projection == projection_mode::box
+          ? c.up(sqrt(c.in(static_cast<double>(prob.dimension()))) * c.in(prob.polytope().box))
+          : c.up(c.in(start) + c.in(static_cast<double>(sp.iterations)) * c.in(sp.step) * c.in(G));
+  return dot_magnitude_bound(G, X);
+}
+
+/// T ≥ |fl(a_iᵀx)| on the box [−c, c]^d where M_E evaluates f: ‖x‖₂ ≤ √d·c (PRIV.PWA.BMAX).
+inline double box_dot_bound(const problem<double>& prob) {
+  using std::sqrt;
+  accounting::certifier<double> c;
+  const double X =
+      c.up(sqrt(c.in(static_cast<double>(prob.dimension()))) * c.in(prob.polytope().box));
+  return dot_magnitude_bound(bounds::lipschitz(prob), X);
 }
 
 template <real_scalar Real>
@@ -131,9 +147,11 @@ void take_subgradient(result<Real>& r, subgradient_result<Real>&& s,
   r.x = std::move(s.x);
   r.iterations = sp.iterations;
   r.step = sp.step;
-  r.diagnostics.objective = s.objective;
-  r.diagnostics.best_iterate_objective = s.best_objective;  // errata PWA-E3: not the output
-  r.diagnostics.objective_trace = std::move(s.objective_trace);
+  if (sp.evaluate) {  // PRIV.RELEASE: computed only when asked (or non-private)
+    r.diagnostics.objective = s.objective;
+    r.diagnostics.best_iterate_objective = s.best_objective;  // errata PWA-E3: not the output
+    r.diagnostics.objective_trace = std::move(s.objective_trace);
+  }
   for (const Eigen::Index i : s.selected) r.selected.push_back(static_cast<long long>(i));
 }
 
@@ -146,42 +164,53 @@ void take_subgradient(result<Real>& r, subgradient_result<Real>&& s,
 template <real_scalar Real>
 result<Real> run(const problem<Real>& prob, const params<Real>& p, const philox_stream& stream) {
   detail::validate_against(prob, p);
-  using std::sqrt;
   philox_stream s = stream;
   result<Real> r;
   r.algorithm = p.algorithm;
   const privacy_budget_request<Real> request{p.epsilon, Real(0), false};
+  const bool secure = p.release == noise_mode::secure;
+  // PRIV.RELEASE: functions of the private b outside the release only when asked
+  const bool diag = p.diagnostics || !is_private(p.algorithm);
   const Real G = bounds::lipschitz(prob);
   const Real R = diameter_bound(prob.polytope());
   switch (p.algorithm) {
     case algorithm_kind::private_subgradient: {
-      // Algorithm 1 with Δu = bmax (Lemma 18): scale 2bmax/(ε/k), k events composed (Thm 15)
+      // Algorithm 1 with Δu = bmax (Lemma 18): scale 2Δu/(ε/k), k events composed (Thm 15).
+      // Secure: b clamped to [−C, C], Δu of the utilities computed in double (PRIV.PWA.BMAX)
       const auto sp = detail::subgradient_settings(prob, p);
+      problem<Real> q = prob;
+      if (secure) {
+        if constexpr (std::is_same_v<Real, double>)
+          q = secure_utility_problem(prob, p.release_clamp,
+                                     detail::subgradient_dot_bound(prob, sp));
+      }
       accounting::certifier<Real> c;
-      Real scale = c.up(accounting::work_real(2) * c.in(prob.bmax()) * c.in(Real(p.iterations)) /
+      Real scale = c.up(accounting::work_real(2) * c.in(q.bmax()) * c.in(Real(p.iterations)) /
                         c.in(p.epsilon));
       auto plan = detail::calibrate_scale(
           scale, p.epsilon,
           [&](const Real& sc) {
             accounting::ledger<Real> l;
             l.record(accounting::make_event<Real>(
-                accounting::exponential_mechanism<Real>{prob.bmax(), sc, false}, p.iterations,
-                "pwa Algorithm 1 (sign per errata PWA-E1), one selection per step of Algorithm "
-                "2: P(i) ∝ exp(u_i/s), Δu = bmax (Lemma 18)"));
+                accounting::exponential_mechanism<Real>{q.bmax(), sc, false}, p.iterations,
+                secure ? "pwa Algorithm 1 (sign per errata PWA-E1), one selection per step of "
+                         "Algorithm 2: P(i) ∝ exp(u_i/s), Δu = bmax + rounding of the double "
+                         "utilities of clamp(b, −C, C) (Lemma 18, PRIV.PWA.BMAX)"
+                       : "pwa Algorithm 1 (sign per errata PWA-E1), one selection per step of "
+                         "Algorithm 2: P(i) ∝ exp(u_i/s), Δu = bmax (Lemma 18)"));
             return l;
           },
           "pwa::run (private_subgradient)");
       r.privacy = plan_privacy(std::move(plan), request, "pwa::run (private_subgradient)");
-      r.sensitivity = prob.bmax();
+      r.sensitivity = q.bmax();
       r.noise_scale = scale;
       auto res = detail::run_subgradient(
-          prob, sp,
-          [&](const vector<Real>& u, long long) { return select_index<Real>(s, u, scale); },
+          q, sp, [&](const vector<Real>& u, long long) { return select_index<Real>(s, u, scale); },
           "pwa::run");
       const Real steps = res.step_sum, steps_sq = res.step_sq_sum;
       detail::take_subgradient(r, std::move(res), sp);
       r.bound_theorem24_best_iterate =
-          bounds::thm24(R, G, steps, steps_sq, prob.bmax(), prob.pieces(), p.epsilon, p.iterations);
+          bounds::thm24(R, G, steps, steps_sq, q.bmax(), prob.pieces(), p.epsilon, p.iterations);
       break;
     }
     case algorithm_kind::regular_subgradient: {
@@ -191,121 +220,54 @@ result<Real> run(const problem<Real>& prob, const params<Real>& p, const philox_
       break;
     }
     case algorithm_kind::perturb_data: {
-      // M_P, Theorem 16: b̃ = b + w_P, ‖w_P‖ ~ ℓ2-Laplace of scale Δ/ε, Δ = √m·bmax
-      const Real delta = data_sensitivity(prob);
-      if (p.release == noise_mode::secure) {
-        if constexpr (std::is_same_v<Real, double>) {
-          // SEC.PWA: lattice ℓ2-Laplace on clamp(b, −C, C), C = release_clamp (public)
-          const secure_vector_plan sp = calibrate_secure_vector_laplace(
-              delta, p.epsilon, prob.pieces(), p.release_clamp,
-              "pwa M_P (Theorem 16, secure): lattice ℓ2-Laplace of clamp(b, −C, C), Δ = √m·bmax "
-              "+ √m 2^g (rounding); the LP solve is post-processing");
-          r.privacy = plan_privacy(sp.ledger, request, "pwa::run (perturb_data)");
-          r.sensitivity = delta;
-          r.noise_scale = sp.scale();
-          const vector<double> b_noisy =
-              mechanisms::snapped_vector_laplace(s, prob.b(), sp.release);
-          r.x = solve(prob.with_b(b_noisy)).x;  // post-processing (Theorem 14)
-          r.iterations = 1;
-          break;
-        } else {
-          throw std::logic_error("pwa::run: release = secure at a precision other than double");
-        }
-      }
-      Real scale = accounting::laplace_scale(delta, p.epsilon);
-      auto plan = detail::calibrate_scale(
-          scale, p.epsilon,
-          [&](const Real& sc) {
-            accounting::ledger<Real> l;
-            l.record(accounting::make_event<Real>(
-                accounting::vector_laplace_mechanism<Real>{delta, sc}, 1,
-                "pwa M_P (Theorem 16): b + w_P, Δ = √m·bmax; the LP solve is post-processing"));
-            return l;
-          },
-          "pwa::run (perturb_data)");
-      r.privacy = plan_privacy(std::move(plan), request, "pwa::run (perturb_data)");
-      r.sensitivity = delta;
-      r.noise_scale = scale;
-      const vector<Real> b_noisy = mechanisms::vector_laplace_mechanism<Real>(s, prob.b(), scale);
-      r.x = solve(prob.with_b(b_noisy)).x;  // post-processing (Theorem 14)
+      // M_P, Theorem 16: b̃ = b + w_P, ‖w_P‖ ~ ℓ2-Laplace of scale Δ/ε, Δ = √m·bmax; secure:
+      // the lattice ℓ2-Laplace of clamp(b, −C, C) (SEC.PWA)
+      const laplace_plan<Real> plan =
+          plan_perturb_data(prob, p.epsilon, p.release, p.release_clamp);
+      r.privacy = plan_privacy(plan.ledger, request, "pwa::run (perturb_data)");
+      r.sensitivity = plan.sensitivity;
+      r.noise_scale = plan.scale;
+      r.x = solve(prob.with_b(noisy_data(s, prob, plan))).x;  // post-processing (Theorem 14)
       r.iterations = 1;
       break;
     }
     case algorithm_kind::perturb_solution: {
-      // M_S, §4.2: x_opt + w_S, Δ = diam(P) >= ‖x_opt − x′_opt‖. Theorem 9 needs scale Δ/ε; the
-      // paper's density has √d·Δ/ε (errata PWA-E4), which the ledger accounts as ε/√d.
-      const Real delta = R;
-      if (p.release == noise_mode::secure) {
-        if constexpr (std::is_same_v<Real, double>) {
-          // SEC.PWA: lattice ℓ2-Laplace on x_opt clamped to the public box [−c, c]^d; the
-          // target is ε (theorem9) or ε/√d (the printed scale, errata PWA-E4)
-          const double target = p.noise_rule == noise_rule::paper
-                                    ? p.epsilon / std::sqrt(static_cast<double>(prob.dimension()))
-                                    : p.epsilon;
-          const secure_vector_plan sp = calibrate_secure_vector_laplace(
-              delta, target, prob.dimension(), prob.polytope().box,
-              "pwa M_S (§4.2, secure): lattice ℓ2-Laplace of x_opt clamped to the box c, Δ = "
-              "diam P + √d 2^g (rounding)");
-          r.privacy = plan_privacy(sp.ledger, request, "pwa::run (perturb_solution)");
-          r.sensitivity = delta;
-          r.noise_scale = sp.scale();
-          r.x = mechanisms::snapped_vector_laplace(s, solve(prob).x, sp.release);
-          if (p.projection == projection_mode::box) {  // post-processing (P is public)
-            const double c = prob.polytope().box;
-            for (Eigen::Index j = 0; j < r.x.size(); ++j)
-              r.x[j] = r.x[j] < -c ? -c : (r.x[j] > c ? c : r.x[j]);
-          }
-          r.iterations = 1;
-          r.bound_theorem17 = bounds::thm17(G, prob.dimension(), delta, p.epsilon, p.noise_rule);
-          break;
-        } else {
-          throw std::logic_error("pwa::run: release = secure at a precision other than double");
-        }
-      }
-      Real scale = accounting::laplace_scale(delta, p.epsilon);
-      if (p.noise_rule == noise_rule::paper) {
-        accounting::certifier<Real> c;
-        scale = c.up(c.in(scale)*sqrt(c.in(Real(prob.dimension()))));
-      }
-      auto plan = detail::calibrate_scale(
-          scale, p.epsilon,
-          [&](const Real& sc) {
-            accounting::ledger<Real> l;
-            l.record(accounting::make_event<Real>(
-                accounting::vector_laplace_mechanism<Real>{delta, sc}, 1,
-                p.noise_rule == noise_rule::paper
-                    ? "pwa M_S (§4.2) with the printed scale √d·Δ/ε (errata PWA-E4): Δ = diam P"
-                    : "pwa M_S (§4.2, Theorem 9 scale Δ/ε, errata PWA-E4): Δ = diam P"));
-            return l;
-          },
-          "pwa::run (perturb_solution)");
-      r.privacy = plan_privacy(std::move(plan), request, "pwa::run (perturb_solution)");
-      r.sensitivity = delta;
-      r.noise_scale = scale;
-      r.x = mechanisms::vector_laplace_mechanism<Real>(s, solve(prob).x, scale);
-      if (p.projection == projection_mode::box) {  // post-processing (P is public)
-        const Real c = prob.polytope().box;
-        for (Eigen::Index j = 0; j < r.x.size(); ++j)
-          r.x[j] = r.x[j] < -c ? Real(-c) : (r.x[j] > c ? c : r.x[j]);
-      }
+      // M_S, §4.2: x̂ + w_S, x̂ = x_opt projected onto the bounding box of P, Δ = its diameter
+      // (PRIV.PWA.C). Theorem 9 needs scale Δ/ε; the paper's density has √d·Δ/ε (errata
+      // PWA-E4), which the ledger accounts as ε/√d. Secure: the lattice release (SEC.PWA)
+      const laplace_plan<Real> plan =
+          plan_perturb_solution(prob, p.epsilon, p.noise_rule, p.release);
+      r.privacy = plan_privacy(plan.ledger, request, "pwa::run (perturb_solution)");
+      r.sensitivity = plan.sensitivity;
+      r.noise_scale = plan.scale;
+      r.x = release_perturb_solution(s, prob, plan, bounding_box<Real>(prob.polytope()),
+                                     p.projection == projection_mode::box);
       r.iterations = 1;
-      r.bound_theorem17 = bounds::thm17(G, prob.dimension(), delta, p.epsilon, p.noise_rule);
+      r.bound_theorem17 = bounds::thm17(G, prob.dimension(), R, p.epsilon, p.noise_rule);
       break;
     }
     case algorithm_kind::exponential: {
-      // M_E, Theorem 19: density ∝ exp(−ε′ f/(2bmax)) sampled exactly; ε′ <= ε lowered by a few
-      // ulps while 2bmax/scale, rounded up, exceeds ε
+      // M_E, Theorem 19: density ∝ exp(−ε′ f/(2Δu)) sampled exactly; ε′ <= ε lowered by a few
+      // ulps while 2Δu/scale, rounded up, exceeds ε. Δu = bmax; secure: b clamped to [−C, C],
+      // Δu of f computed in double on the box (PRIV.PWA.BMAX)
+      problem<Real> q = prob;
+      if (secure) {
+        if constexpr (std::is_same_v<Real, double>)
+          q = secure_utility_problem(prob, p.release_clamp, detail::box_dot_bound(prob));
+      }
       me_config<Real> cfg;
       cfg.max_attempts = p.max_attempts;
       Real eps_used = p.epsilon;
       std::optional<exponential_mechanism<Real>> me;
       accounting::ledger<Real> plan;
       for (int attempt = 0;; ++attempt) {
-        me.emplace(make_exponential_mechanism_lp(prob, eps_used, cfg));
+        me.emplace(make_exponential_mechanism_lp(q, eps_used, cfg));
         plan = accounting::ledger<Real>{};
         plan.record(accounting::make_event<Real>(
-            accounting::exponential_mechanism<Real>{prob.bmax(), me->scale(), false}, 1,
-            "pwa M_E (Theorem 19): one exact sample of exp(−f/s), Δu = bmax (Lemma 18)"));
+            accounting::exponential_mechanism<Real>{q.bmax(), me->scale(), false}, 1,
+            secure ? "pwa M_E (Theorem 19): one exact sample of exp(−f/s), Δu = bmax + rounding "
+                     "of f computed in double on clamp(b, −C, C) (Lemma 18, PRIV.PWA.BMAX)"
+                   : "pwa M_E (Theorem 19): one exact sample of exp(−f/s), Δu = bmax (Lemma 18)"));
         if (!(plan.total().epsilon > p.epsilon) || attempt >= 47) break;
         accounting::certifier<Real> c;
         eps_used = c.down(c.in(eps_used) /
@@ -313,14 +275,14 @@ result<Real> run(const problem<Real>& prob, const params<Real>& p, const philox_
                            c.in(machine_epsilon<Real>()) * accounting::work_real(4LL << attempt)));
       }
       r.privacy = plan_privacy(std::move(plan), request, "pwa::run (exponential)");
-      r.sensitivity = prob.bmax();
+      r.sensitivity = q.bmax();
       r.noise_scale = me->scale();
       me_counts counts;
       const me_method m = p.sampler == sampler_kind::rejection  ? me_method::rejection
                           : p.sampler == sampler_kind::envelope ? me_method::envelope
                                                                 : me_method::inverse_cdf;
       try {
-        r.x = me->draw(s, m, &counts);
+        r.x = me->draw(s, m, diag ? &counts : nullptr);
       } catch (const sampling_limit_exceeded&) {  // nothing released: a parameter to raise
         param_checker("pwa::params")
             .fail("max_attempts",
@@ -329,7 +291,7 @@ result<Real> run(const problem<Real>& prob, const params<Real>& p, const philox_
                       " was accepted; raise max_attempts or use another sampler)",
                   p.max_attempts);
       }
-      r.diagnostics.sampler_counts = counts;
+      if (diag) r.diagnostics.sampler_counts = counts;
       r.iterations = 1;
       break;
     }
@@ -350,8 +312,11 @@ result<Real> run(const problem<Real>& prob, const params<Real>& p, const philox_
                     ? "all k steps ran"
                     : "the mechanism released its output";
   }
-  // SEC.PWA: Algorithm 2 and M_E (rejection) run unchanged in secure mode (secure.hpp)
-  if (r.privacy.is_private) r.privacy.noise = p.release;
+  if (r.privacy.is_private) {
+    r.privacy.noise = p.release;
+    r.privacy.enforced = enforced_bounds(prob, p);  // PRIV.BOUNDS
+  }
+  if (!diag) return r;  // PRIV.RELEASE: nothing below is covered by the guarantee
   if (!r.diagnostics.objective) r.diagnostics.objective = prob.value(r.x);
   if (p.optimum || p.algorithm == algorithm_kind::optimum) {
     auto sol = solve(prob);

@@ -5,9 +5,12 @@
 //                         document (schema dpref.result/1).
 // Result: "iterates": {"x": the released output, "selected": Algorithm 2's i* (released),
 // "sensitivity", "noise_scale", "step", "bounds": {theorem17 | theorem24_best_iterate}} — public
-// quantities only. "non_private": f(x), the suboptimality, the best iterate's objective (errata
-// PWA-E3: Theorem 24's object, not an output), the objective trace, the certified optimum and
-// M_E's proposal counts — functions of the private b, not covered by the guarantee.
+// quantities only; "privacy.enforced": how each public constant holds (PRIV.BOUNDS).
+// "non_private": f(x), the suboptimality, the best iterate's objective (errata PWA-E3: Theorem
+// 24's object, not an output), the certified optimum and M_E's proposal counts — functions of
+// the private b, not covered by the guarantee: always for the non-private algorithms, for a
+// private one only with params.diagnostics (PRIV.RELEASE), then with its objective trace
+// ("objective_trace"; a non-private run's trace is "trace": {"objective"}).
 #pragma once
 
 #include <string>
@@ -29,7 +32,7 @@ io::json opt_value(const std::optional<Real>& x) {
 /// The label of the non-private section.
 inline constexpr const char* non_private_note =
     "not covered by the privacy guarantee: functions of the private b (objective values, the "
-    "best iterate, the exact optimum)";
+    "best iterate, the exact optimum, the objective trace, M_E's proposal counts)";
 
 /// The result document of a run (see the file comment).
 /// @spec PWA.JSON ARCH.RESULT
@@ -49,8 +52,12 @@ io::json result_json(const result<Real>& res, const config<Real>& cfg) {
                   {"theorem24_best_iterate", detail::opt_value(res.bound_theorem24_best_iterate)}};
   parts.iterates = std::move(it);
   const auto& d = res.diagnostics;
-  parts.trace = cfg.params.trace ? io::json{{"objective", io::to_value(d.objective_trace)}}
-                                 : io::json(nullptr);
+  const bool priv = res.privacy.is_private;
+  // a private run's "trace" could only hold released or public values: f(x^(i)) is neither
+  parts.trace = cfg.params.trace && !priv ? io::json{{"objective", io::to_value(d.objective_trace)}}
+                                          : io::json(nullptr);
+  parts.diagnostics = cfg.params.diagnostics;
+  if (priv && !cfg.params.diagnostics) return result_value(res, std::move(parts));  // PRIV.RELEASE
   io::json np = io::json::object();
   np["note"] = non_private_note;
   np["objective"] = detail::opt_value(d.objective);
@@ -69,6 +76,7 @@ io::json result_json(const result<Real>& res, const config<Real>& cfg) {
   if (d.sampler_counts)
     np["sampler"] = {{"attempts", d.sampler_counts->attempts},
                      {"accepted", d.sampler_counts->accepted}};
+  if (priv && cfg.params.trace) np["objective_trace"] = io::to_value(d.objective_trace);
   parts.non_private = std::move(np);
   return result_value(res, std::move(parts));
 }

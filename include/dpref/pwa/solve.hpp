@@ -184,43 +184,84 @@ pwa_solution<Real> solve(const piecewise_affine<Real>& prob) {
   return s;
 }
 
-/// A public upper bound on diam(P) (pwa §4.2). Box only: 2√d·c exactly (rounded up). With rows
-/// Gx ≤ h: the bounding box [l, u] of P from 2d LPs (min / max x_j over P), diam(P) ≤ ‖u − l‖₂;
-/// each LP bound is widened by 2^(−0.8p)·(1 + c)·d to absorb rounding, and the result is
-/// rounded up. P is public, so this costs no privacy.
+/// The public bounding box [lower, upper] of P that M_S projects x_opt onto (PRIV.PWA.C): the
+/// box [−c, c]^d when P has no rows; with rows Gx ≤ h, the extent of P along each axis from 2d
+/// LPs (min / max x_j over P), each side widened by 2^(−0.8p)·(1 + c)·d to absorb the LP's
+/// rounding, intersected with [−c, c]. P is public, so it costs no privacy.
+/// @throws std::domain_error if P is empty
+/// @spec PWA.DIAMETER PRIV.PWA.C
+template <real_scalar Real>
+struct bounding_box {
+  vector<Real> lower, upper;
+
+  explicit bounding_box(const polytope<Real>& P) {
+    using std::ldexp;
+    using std::max;
+    using std::min;
+    const int d = P.dimension;
+    lower = vector<Real>::Constant(d, -P.box);
+    upper = vector<Real>::Constant(d, P.box);
+    if (!P.has_extra_rows()) return;
+    geometry::lp_problem<Real> lp;
+    lp.A = P.G;
+    lp.b = P.h;
+    lp.lower = lower;
+    lp.upper = upper;
+    const Real slack = ldexp(Real(1), -static_cast<int>(0.8 * binary_digits<Real>())) *
+                       (Real(1) + P.box) * Real(d);
+    for (int j = 0; j < d; ++j)
+      for (int sgn = 0; sgn < 2; ++sgn) {
+        lp.c = vector<Real>::Zero(d);
+        lp.c[j] = sgn == 0 ? Real(1) : Real(-1);
+        const auto r = geometry::solve_lp(lp);
+        if (r.status == geometry::lp_status::infeasible)
+          throw std::domain_error("dpref::pwa::bounding_box: the polytope P is empty");
+        if (sgn == 0)
+          lower[j] = max(Real(r.x[j] - slack), Real(-P.box));
+        else
+          upper[j] = min(Real(r.x[j] + slack), P.box);
+      }
+  }
+
+  /// x with every coordinate clamped into [lower_j, upper_j] (the Euclidean projection onto the
+  /// box: the identity on x inside it).
+  [[nodiscard]] vector<Real> project(vector<Real> x) const {
+    for (Eigen::Index j = 0; j < x.size(); ++j)
+      x[j] = x[j] < lower[j] ? lower[j] : (x[j] > upper[j] ? upper[j] : x[j]);
+    return x;
+  }
+  [[nodiscard]] bool contains(const vector<Real>& x) const {
+    for (Eigen::Index j = 0; j < x.size(); ++j)
+      if (!(x[j] >= lower[j] && x[j] <= upper[j])) return false;
+    return true;
+  }
+  /// ‖upper − lower‖₂ rounded up: the ℓ2 diameter of the box, so ‖x − y‖₂ ≤ diameter() for any
+  /// two points of it.
+  [[nodiscard]] Real diameter() const {
+    using std::sqrt;
+    accounting::certifier<Real> cert;
+    accounting::work_real sq(0);
+    for (Eigen::Index j = 0; j < lower.size(); ++j) {
+      const accounting::work_real w = cert.in(upper[j]) - cert.in(lower[j]);
+      sq += w * w;
+    }
+    return cert.up(sqrt(sq));
+  }
+};
+
+/// A public upper bound on diam(P) (pwa §4.2): the ℓ2 diameter of bounding_box(P). Box only:
+/// 2√d·c exactly (rounded up). With rows Gx ≤ h: ‖upper − lower‖₂ of the widened bounding box,
+/// never above the box's 2√d·c (rounded up).
 /// @throws std::domain_error if P is empty
 /// @spec PWA.DIAMETER
 template <real_scalar Real>
 Real diameter_bound(const polytope<Real>& P) {
   using std::sqrt;
-  accounting::certifier<Real> cert;
-  const int d = P.dimension;
-  if (!P.has_extra_rows())
-    return cert.up(accounting::work_real(2) * sqrt(cert.in(Real(d))) * cert.in(P.box));
-  geometry::lp_problem<Real> lp;
-  lp.A = P.G;
-  lp.b = P.h;
-  lp.lower = vector<Real>::Constant(d, -P.box);
-  lp.upper = vector<Real>::Constant(d, P.box);
-  using std::ldexp;
-  const Real slack =
-      ldexp(Real(1), -static_cast<int>(0.8 * binary_digits<Real>())) * (Real(1) + P.box) * Real(d);
-  accounting::work_real sq(0);
-  for (int j = 0; j < d; ++j) {
-    Real ext[2];
-    for (int sgn = 0; sgn < 2; ++sgn) {
-      lp.c = vector<Real>::Zero(d);
-      lp.c[j] = sgn == 0 ? Real(1) : Real(-1);
-      const auto r = geometry::solve_lp(lp);
-      if (r.status == geometry::lp_status::infeasible)
-        throw std::domain_error("dpref::pwa::diameter_bound: the polytope P is empty");
-      ext[sgn] = r.x[j];
-    }
-    const Real width = std::min(Real(ext[1] - ext[0] + Real(2) * slack), Real(Real(2) * P.box));
-    const accounting::work_real w = cert.in(width);
-    sq += w * w;
+  if (!P.has_extra_rows()) {
+    accounting::certifier<Real> cert;
+    return cert.up(accounting::work_real(2) * sqrt(cert.in(Real(P.dimension))) * cert.in(P.box));
   }
-  return cert.up(sqrt(sq));
+  return bounding_box<Real>(P).diameter();
 }
 
 }  // namespace dpref::pwa

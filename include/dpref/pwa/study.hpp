@@ -114,12 +114,17 @@ inline study_point run_study_point(const piecewise_affine<double>& prob, const s
   sp.step = o.step ? *o.step : theorem24_step(prob, o.iterations);
   sp.projection = o.project ? projection_mode::box : projection_mode::none;
   sp.trace = false;
+  // the plans of M_P and M_S (public: computed once) and their releases, as pwa::run makes them
+  const laplace_plan<double> mp_plan = plan_perturb_data(prob, o.epsilon),
+                             ms_plan = plan_perturb_solution(prob, o.epsilon);
+  const bounding_box<double> box(prob.polytope());
   for (long long r = 0; r < o.runs; ++r) {
     const auto ur = static_cast<std::uint64_t>(r);
     philox_stream s1(o.seed, 1000 + point_id, ur), s2(o.seed, 2000 + point_id, ur),
         s3(o.seed, 3000 + point_id, ur);
-    mp.push_back(perturb_data(s1, prob, o.epsilon).objective);
-    ms.push_back(perturb_solution(s2, prob, o.epsilon).objective);
+    // the study evaluates f on the true data (non-private evaluation of the mechanisms)
+    mp.push_back(prob.value(solve(prob.with_b(noisy_data(s1, prob, mp_plan))).x));
+    ms.push_back(prob.value(release_perturb_solution(s2, prob, ms_plan, box, false)));
     sub.push_back(private_subgradient(s3, prob, sp).objective);
   }
 #if DPREF_PWA_STUDY_HAS_ME
