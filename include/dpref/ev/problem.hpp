@@ -114,20 +114,27 @@ class problem {
       fail_argument(fn, "specs.multiplicity.size()", "N = " + std::to_string(n),
                     specs_.multiplicity.size());
     users_ = 0;
+    // Every user's spec must be feasible (ev (5), (6)): Theorem 8's sensitivity holds for every
+    // pair of FEASIBLE specs, so an infeasible one is refused here, naming its (global) column
+    // and value, before anything is computed (spec/privacy_bounds.md, ev section).
     for (Eigen::Index j = 0; j < n; ++j) {
+      const std::string col = std::to_string(slice_.first + j);
       Real cap(0);
       for (Eigen::Index t = 0; t < d_.size(); ++t) {
         const Real& a = specs_.max_rate(t, j);
         if (!is_finite_value(a) || a < Real(0))
-          fail_domain(fn, "specs.max_rate(t, j)", "finite and >= 0", a);
+          fail_domain(fn, "specs.max_rate(" + std::to_string(t) + ", " + col + ")",
+                      "finite and >= 0", a);
         cap += a;
       }
-      require_nonnegative(fn, "specs.energy[j]", specs_.energy[j]);
+      require_nonnegative(fn, "specs.energy[" + col + "]", specs_.energy[j]);
       if (specs_.energy[j] > cap)
-        fail_domain(fn, "specs.energy[j]", "<= 1'max_rate_j (ev (6): C_j non-empty)",
+        fail_domain(fn, "specs.energy[" + col + "]",
+                    "<= 1'max_rate_" + col + " = " + ::dpref::detail::to_text(cap) +
+                        " (ev (6): C_" + col + " non-empty)",
                     specs_.energy[j]);
       const long long mult = specs_.multiplicity[static_cast<std::size_t>(j)];
-      if (mult < 1) fail_domain(fn, "specs.multiplicity[j]", ">= 1", mult);
+      if (mult < 1) fail_domain(fn, "specs.multiplicity[" + col + "]", ">= 1", mult);
       users_ += mult;
       mult_sq_ += Real(mult) * Real(mult);
     }
