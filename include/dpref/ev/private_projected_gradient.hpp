@@ -70,17 +70,14 @@ std::vector<enforced_bound<Real>> algorithm2_enforced(const problem<Real>& prob,
        "p = ∇U in the load Σ_i r_i (ev §VI-D), computed from the public m and units and rounded "
        "up; the slope of ∇U involves no user's data, so no record can exceed it"});
   const std::string adjacency =
-      " (Theorem 8; tight value errata EV-E1) holds for every pair of feasible specs, which "
-      "ev::problem checks for every user (an infeasible spec is refused naming its column and "
-      "value), and Lemma 13 gives Δ^(k) = (k−1)LΔ from the public start r^(1) (start = "
-      "projected_zero is refused): no record can make it false; a larger change is no neighbour "
-      "and is covered only by group privacy (⌈change/bound⌉·ε)";
-  out.push_back(
-      {"delta_r", p.delta_r, enforcement::derived,
-       "defines the adjacency (one user's ‖r̄ − r̄′‖₁ <= δr); Δ derived from it" + adjacency});
-  out.push_back(
-      {"delta_e", p.delta_e, enforcement::derived,
-       "defines the adjacency (one user's |E − E′| <= δE); Δ derived from it" + adjacency});
+      "; Δ (Theorem 8, tight value errata EV-E1) holds for every pair of feasible specs "
+      "(ev::problem refuses an infeasible one naming its column and value) and Lemma 13 gives "
+      "Δ^(k) = (k−1)LΔ from the public start (projected_zero refused), so no record can make it "
+      "false; a larger change is no neighbour (group privacy: ε per multiple of the bound)";
+  out.push_back({"delta_r", p.delta_r, enforcement::derived,
+                 "defines the adjacency (one user's ‖r̄ − r̄′‖₁ <= δr)" + adjacency});
+  out.push_back({"delta_e", p.delta_e, enforcement::derived,
+                 "defines the adjacency (one user's |E − E′| <= δE)" + adjacency});
   if (p.release == noise_mode::secure)
     out.push_back({"release_clamp", p.release_clamp, enforcement::clip,
                    "ℓ∞ clip: every coordinate of p^(k) is clamped to [−C, C] inside the lattice "
