@@ -7,8 +7,10 @@ set(EV_TEST_DIR ${CMAKE_CURRENT_SOURCE_DIR}/ev)
 dpref_add_test(ev_tests LABELS unit TSAN_FILTER "EV_THREADS.*"
                SOURCES ${EV_TEST_DIR}/ev_algorithms_test.cpp ${EV_TEST_DIR}/ev_projection_test.cpp
                        ${EV_TEST_DIR}/ev_study_test.cpp ${EV_TEST_DIR}/ev_prop.cpp
-                       ${EV_TEST_DIR}/ev_study_regression.cpp ${EV_TEST_DIR}/ev_arch_test.cpp)
-dpref_add_test(ev_audit LABELS audit SOURCES ${EV_TEST_DIR}/ev_audit.cpp)
+                       ${EV_TEST_DIR}/ev_study_regression.cpp ${EV_TEST_DIR}/ev_arch_test.cpp
+                       ${EV_TEST_DIR}/ev_privacy_bounds_test.cpp)
+dpref_add_test(ev_audit LABELS audit
+               SOURCES ${EV_TEST_DIR}/ev_audit.cpp ${EV_TEST_DIR}/ev_privacy_bounds_audit.cpp)
 dpref_add_test(ev_slow LABELS slow SOURCES ${EV_TEST_DIR}/ev_study_regression.cpp)
 target_compile_definitions(ev_slow PRIVATE DPREF_EV_STUDY_SLOW)
 

@@ -125,7 +125,10 @@ TEST(EV_PROBLEM, ValueGradientAndValidation) {
         try {
           charging_problem<double>(prob.base_load(), 4.0, bad);
         } catch (const std::domain_error& e) {
-          EXPECT_NE(std::string(e.what()).find("specs.energy[j]"), std::string::npos);
+          // names the user's column and the value (spec/privacy_bounds.md, ev section)
+          EXPECT_NE(std::string(e.what()).find("specs.energy[0] must be <= 1'max_rate_0 = "),
+                    std::string::npos)
+              << e.what();
           throw;
         }
       },
@@ -202,6 +205,7 @@ TEST(EV_ALG1, MonotoneDescentToTheOptimum) {
   ASSERT_EQ(opt.status, status::converged);
   // α = 1/L_r: U(Σ r^(k)) non-increasing
   auto p = gradient_params<double>(3000, 1 / prob.schedule_lipschitz());
+  p.trace = true;  // non-private: no diagnostics request needed
   philox_stream s(1);
   const auto res = ev::run(prob, p, s);
   EXPECT_EQ(res.status, status::completed);
@@ -305,6 +309,8 @@ TEST(EV_THM6_SCHEDULE, LedgerSumsToEpsilon) {
 TEST(EV_ALG2, OutputFeasibleDeterministicAndValidated) {
   const auto prob = small_problem<double>(11, 6, 8);
   auto p = small_private_params<double>(8);
+  p.diagnostics = true;  // the objective trace is a non-private diagnostic (PRIV.RELEASE)
+  p.trace = true;
   philox_stream s1(5), s2(5);
   const auto a = ev::run(prob, p, s1);
   const auto b = ev::run(prob, p, s2);
@@ -351,6 +357,21 @@ TEST(EV_ALG2, OutputFeasibleDeterministicAndValidated) {
         q.start_vector = {1.0, 2.0};
       },
       "params.start_vector");  // of the wrong size (T = 6)
+  // PRIV.RELEASE: the non-private diagnostics of a private run only on request
+  expect_param_error(
+      [](P& q) {
+        q.diagnostics = false;
+        q.trace = true;
+      },
+      "ev::params.trace must be false for private_projected_gradient unless diagnostics = true");
+  expect_param_error(
+      [](P& q) {
+        q.diagnostics = false;
+        q.trace = false;
+        q.optimum = true;
+      },
+      "ev::params.optimum must be false for private_projected_gradient unless diagnostics = "
+      "true");
 }
 
 // errata EV-E2: a data-dependent r^(1) is refused by Algorithm 2; a public vector is accepted.

@@ -119,6 +119,25 @@ TEST(EV_PARAMS, EveryFieldRefusedWithOneMessageShape) {
             "ev::params.optimum_max_iterations must be >= 1 and <= 10000000, got 0");
   EXPECT_EQ(msg([](P& p) { p.optimum_relative_gap = 1; }),
             "ev::params.optimum_relative_gap must be in (0, 1), got 1");
+  // PRIV.RELEASE: Algorithm 2 computes the non-private trace / optimum only with diagnostics
+  EXPECT_EQ(msg([](P& p) { p.trace = true; }),
+            "ev::params.trace must be false for private_projected_gradient unless diagnostics = "
+            "true (U(Σ r^(k)) is a function of every user's constraints without noise, not "
+            "covered by the guarantee), got true");
+  EXPECT_EQ(msg([](P& p) { p.optimum = true; }),
+            "ev::params.optimum must be false for private_projected_gradient unless diagnostics = "
+            "true (U* is a function of every user's constraints without noise, not covered by "
+            "the guarantee), got true");
+  EXPECT_EQ(msg([](P& p) {
+              p.diagnostics = true;
+              p.trace = p.optimum = true;
+            }),
+            "(no exception)");
+  EXPECT_EQ(msg([](P& p) {  // the non-private algorithms need no request
+              p.algorithm = ev::algorithm_kind::projected_gradient;
+              p.trace = p.optimum = true;
+            }),
+            "(no exception)");
   // Algorithm 1 accepts K = 1, a constant step and the data-dependent start
   EXPECT_EQ(msg([](P& p) {
               p.algorithm = ev::algorithm_kind::projected_gradient;
@@ -162,6 +181,7 @@ TEST(EV_RUN, ContractStatusAndRefusals) {
     EXPECT_FALSE(r.message.empty());
   }
   auto p = alg2(5, 1);
+  p.diagnostics = true;  // U* of a private run: a non-private diagnostic on request
   p.optimum = true;
   const auto with_opt = ev::run(prob, p, stream);
   ASSERT_TRUE(with_opt.optimum && with_opt.optimum->certified);
@@ -208,6 +228,7 @@ TEST(EV_RUN, ContractStatusAndRefusals) {
             }).find("ev::params.iterations must be <= 50000 at T = 200 (memory bound"),
             std::string::npos);
   auto r = alg2(5, 1);
+  r.diagnostics = true;
   r.optimum = true;
   r.optimum_max_iterations = 10000000;
   EXPECT_NE(message_of([&] {
@@ -625,9 +646,10 @@ constexpr const char* small_config =
         "params": {"iterations": 5, "epsilon": 0.3}, "seed": 7})";
 
 // run_json reads the config strictly, and the echoed config reproduces the run bit for bit;
-// Algorithm 2's document carries its ledger and the guarantee = the ledger's total; the
-// non-private algorithms say "private": false and claim no ε; non-private quantities sit under
-// "non_private".
+// Algorithm 2's document carries its ledger, the guarantee = the ledger's total and its enforced
+// public constants, and no data-dependent value besides the released p̂^(k) (no "non_private"
+// key) unless the diagnostics are asked for; the non-private algorithms say "private": false,
+// claim no ε and keep their "non_private" section.
 TEST(EV_JSON, ConfigEchoReproducesTheRunAndPrivacyIsLabelled) {
   const io::json a = run_doc(small_config);
   EXPECT_EQ(a["schema"], "dpref.result/1");
@@ -643,17 +665,50 @@ TEST(EV_JSON, ConfigEchoReproducesTheRunAndPrivacyIsLabelled) {
   EXPECT_EQ(led.total().epsilon, a["privacy"]["guarantee"]["epsilon"].get<double>());
   EXPECT_EQ(a["iterates"]["released"].size(), 5u);
   EXPECT_TRUE(a["trace"].is_null());
-  EXPECT_TRUE(a["non_private"].contains("relative_suboptimality"));
-  EXPECT_TRUE(a["non_private"].contains("averaged_load"));
-  EXPECT_TRUE(a["non_private"]["trace"].contains("objective"));
+  EXPECT_FALSE(a.contains("non_private"));  // PRIV.RELEASE
+  EXPECT_EQ(a["config"]["params"]["diagnostics"], false);
+  const io::json& enf = a["privacy"]["enforced"];
+  ASSERT_EQ(enf.size(), 3u);  // PRIV.BOUNDS: m, δr, δE (no clamp in idealised mode)
+  EXPECT_EQ(enf[0]["constant"], "households");
+  EXPECT_EQ(enf[0]["value"], 500000.0);  // the default m
+  EXPECT_EQ(enf[1]["constant"], "delta_r");
+  EXPECT_EQ(enf[1]["enforcement"], "derived");
+  EXPECT_EQ(enf[2]["constant"], "delta_e");
   const io::json b = ev::run_json<double>(io::document::from_value(a["config"], "echo"));
   EXPECT_EQ(a.dump(), b.dump());  // bit for bit, no timings
+  // the diagnostics on request: labelled non-private, with the trace and U*; the released
+  // sequence and the privacy report are those of the same run without them
+  io::json dcfg = a["config"];
+  dcfg["params"]["diagnostics"] = true;
+  dcfg["params"]["trace"] = true;
+  dcfg["params"]["optimum"] = true;
+  const io::json dg = ev::run_json<double>(io::document::from_value(dcfg, "diag"));
+  EXPECT_EQ(dg["iterates"], a["iterates"]);
+  EXPECT_EQ(dg["privacy"], a["privacy"]);
+  EXPECT_EQ(dg["non_private"]["note"], ev::non_private_note);
+  EXPECT_TRUE(dg["non_private"].contains("relative_suboptimality"));
+  EXPECT_TRUE(dg["non_private"].contains("averaged_load"));
+  EXPECT_TRUE(dg["non_private"]["trace"].contains("objective"));
+  dcfg["params"]["diagnostics"] = false;  // trace / optimum without the request: refused
+  EXPECT_NE(message_of([&] { ev::run_json<double>(io::document::from_value(dcfg, "d")); })
+                .find("d: /params/trace: ev::params.trace must be false for "
+                      "private_projected_gradient unless diagnostics = true"),
+            std::string::npos);
+  // secure mode lists the clamp C as an ℓ∞ clip
+  io::json scfg = a["config"];
+  scfg["params"]["release"] = "secure";
+  const io::json sec = ev::run_json<double>(io::document::from_value(scfg, "secure"));
+  ASSERT_EQ(sec["privacy"]["enforced"].size(), 4u);
+  EXPECT_EQ(sec["privacy"]["enforced"][3]["constant"], "release_clamp");
+  EXPECT_EQ(sec["privacy"]["enforced"][3]["enforcement"], "clip");
+  EXPECT_FALSE(sec.contains("non_private"));
   for (const char* alg : {"projected_gradient", "projected_sgd", "optimum"}) {
     io::json cfg = a["config"];
     cfg["params"]["algorithm"] = alg;
     const io::json r = ev::run_json<double>(io::document::from_value(cfg, "c"));
     EXPECT_EQ(r["privacy"], io::json({{"private", false}})) << alg;
     EXPECT_EQ(r["algorithm"], alg);
+    EXPECT_EQ(r["non_private"]["note"], ev::non_private_note) << alg;
   }
   // mp50: numbers from their decimal text at 50 digits
   const io::json m = ev::run_json<mp50>(io::document::parse(small_config, "t.json"));

@@ -196,6 +196,7 @@ ev::params<Real> ev_params(ev::algorithm_kind a, long long k) {
   p.delta_r = Real(3.3);
   p.delta_e = Real(3);
   if (a == ev::algorithm_kind::projected_sgd) p.gradient_noise = Real(0.5);
+  p.diagnostics = true;  // the objective trace of Algorithm 2 is a non-private diagnostic
   p.trace = true;
   p.optimum = false;
   return p;
@@ -337,6 +338,27 @@ TEST(DIST_EV, SlicesHoldOnlyTheirColumnsAndGiveTheSerialBits) {
   EXPECT_EQ(expected_columns(5000, 3, 1), std::make_pair(Eigen::Index(1024), Eigen::Index(3072)));
   EXPECT_EQ(ev::owned_columns(5000, 3, 2).begin, 3072);
   EXPECT_EQ(ev::owned_columns(5000, 3, 2).end, 5000);
+}
+
+// N = 1000 columns fit in one reduction block: rank 0's slice holds every column and rank 1's
+// none (examples/ev.json on 2 ranks). Both must take the slice protocol (rank 0 used to take the
+// whole-problem one and never sent the initial load: "parallel::unpack: buffer too short").
+TEST(DIST_EV, OneBlockOnTwoRanksGivesTheSerialBits) {
+  const auto prob = ev_problem<double>(1000);
+  const philox_stream stream(20261121, 1);
+  for (const auto a :
+       {ev::algorithm_kind::private_projected_gradient, ev::algorithm_kind::projected_gradient}) {
+    auto p = ev_params<double>(a, 4);
+    if (a == ev::algorithm_kind::projected_gradient) p.start = ev::start_kind::projected_zero;
+    const ev::result<double> serial = ev::run(prob, p, stream);
+    const auto runs = on_ranks<ev::result<double>>(2, [&](const parallel::communicator& c) {
+      const auto slice = ev_slice<double>(1000, c);
+      EXPECT_TRUE(slice.is_slice());
+      return ev::run(slice, p, stream, {}, c);
+    });
+    for (int q = 0; q < 2; ++q)
+      expect_ev_identical(serial, runs[static_cast<std::size_t>(q)], 2, q);
+  }
 }
 
 TEST(DIST_EV, Mp50SlicesGiveTheSerialBits) {

@@ -11,7 +11,9 @@
 // sequence, the only output Theorem 6 covers (Algorithm 1: p^(k); Algorithm 3: ĝ_k); for the
 // optimum {"load", "value", "lower", "gap"}. "trace": null. "non_private": the loads, the
 // objectives, the exact gradients, the objective traces, the certified optimum and the relative
-// suboptimality of ev §VII — functions of every user's constraints, not covered by the guarantee.
+// suboptimality of ev §VII — functions of every user's constraints, not covered by the guarantee:
+// always for the non-private algorithms, for Algorithm 2 only with params.diagnostics (otherwise
+// the document has no "non_private" key and they are not computed: PRIV.RELEASE).
 #pragma once
 
 #include <algorithm>
@@ -43,6 +45,11 @@ io::json result_json(const result<Real>& res, const config<Real>& cfg, const pro
   parts.algorithm = std::string(io::enum_to_string(res.algorithm));
   parts.config = io::fields_value(cfg);
   parts.trace = nullptr;
+  parts.diagnostics = cfg.params.diagnostics;
+  if (res.privacy.is_private) parts.iterates = {{"released", io::to_value(res.released)}};
+  // PRIV.RELEASE: a private run's document carries the released p̂^(k) only, unless the caller
+  // asked for the non-private diagnostics
+  if (res.privacy.is_private && !cfg.params.diagnostics) return result_value(res, std::move(parts));
   io::json np = io::json::object();
   np["note"] = non_private_note;
   if (res.algorithm == algorithm_kind::optimum) {

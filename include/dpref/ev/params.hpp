@@ -8,7 +8,8 @@
 // The public constants the guarantee depends on are fields: the adjacency (δr, δE) and which
 // bound on the projection's sensitivity calibrates the noise (ev Theorem 8 or errata EV-E1);
 // L = λ/m² comes from the problem's public description (units, households), never from the
-// private specs (ARCH.PUBLIC).
+// private specs (ARCH.PUBLIC). Non-private diagnostics of Algorithm 2 (objective traces, U*, the
+// loads and exact gradients in the document) only with `diagnostics` (PRIV.RELEASE).
 #pragma once
 
 #include <array>
@@ -81,8 +82,9 @@ struct params {
   std::vector<Real> start_vector;
   Real gradient_noise = Real(0);
   int threads = 1;
-  bool trace = true;
-  bool optimum = true;
+  bool trace = false;
+  bool optimum = false;
+  bool diagnostics = false;
   long long optimum_max_iterations = 2000;
   Real optimum_relative_gap = Real(1) / Real(10000000000LL);
   bool force = false;
@@ -113,14 +115,21 @@ struct params {
       "σ in [0, 1e6] of Algorithm 3's gradient noise N(0, σ²I) (projected_sgd only; not "
       "calibrated: no privacy)");
     v("threads", threads, "threads of the distributed step in [1, 256] (bit-identical results)");
-    v("trace", trace, "record the (non-private) objective traces");
+    v("trace", trace,
+      "record the objective traces U(Σ r^(k)) (non-private; private_projected_gradient: needs "
+      "diagnostics)");
     v("optimum", optimum,
-      "also solve the certified optimum U* for the non-private relative suboptimality");
+      "also solve the certified optimum U* for the relative suboptimality (non-private; "
+      "private_projected_gradient: needs diagnostics)");
     v("optimum_max_iterations", optimum_max_iterations,
       "iteration cap of the certified optimum, in [1, 1e7]");
     v("optimum_relative_gap", optimum_relative_gap,
       "stop the optimum when the duality gap <= this · U, in (0, 1)");
     v("force", force, "lift the work bound iterations × columns × T <= 2e10");
+    v("diagnostics", diagnostics,
+      "also compute non-private diagnostics (functions of the data without noise: the loads, "
+      "objectives, exact gradients p^(k), and with trace / optimum the objective traces, U* and "
+      "the relative suboptimality) under non_private; NOT covered by the privacy guarantee");
     v("release", release,
       "idealised (continuous ℓ2-Laplace w_k added in floating point) or secure (lattice "
       "ℓ2-Laplace: the guarantee holds for the released doubles; precision double, "
@@ -172,6 +181,19 @@ struct params {
     c.require(gradient_noise == Real(0) || algorithm == algorithm_kind::projected_sgd,
               "gradient_noise", "0 unless algorithm = projected_sgd", gradient_noise);
     c.at_least<int>("threads", threads, 1, max_threads);
+    // PRIV.RELEASE: a private run computes non-private diagnostics only when asked for them
+    if (priv && !diagnostics) {
+      c.require(!trace, "trace",
+                "false for private_projected_gradient unless diagnostics = true (U(Σ r^(k)) is "
+                "a function of every user's constraints without noise, not covered by the "
+                "guarantee)",
+                std::string("true"));
+      c.require(!optimum, "optimum",
+                "false for private_projected_gradient unless diagnostics = true (U* is a "
+                "function of every user's constraints without noise, not covered by the "
+                "guarantee)",
+                std::string("true"));
+    }
     c.at_least<long long>("optimum_max_iterations", optimum_max_iterations, 1,
                           max_optimum_iterations);
     c.require(is_finite_value(optimum_relative_gap) && optimum_relative_gap > Real(0) &&

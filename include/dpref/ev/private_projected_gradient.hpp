@@ -54,6 +54,39 @@ algorithm2_plan<Real> plan_algorithm2(const problem<Real>& prob, const params<Re
                               p.delta_e, t, p.sensitivity_bound, p.epsilon);
 }
 
+/// The public constants Algorithm 2's ledger relies on and how each is made true of the data the
+/// run processes (spec/privacy_bounds.md PRIV.BOUNDS, ev section): L from the public m and units,
+/// Δ from the public adjacency (δr, δE) — both derived, valid for every feasible database — and,
+/// in secure mode, the clamp C of the lattice release (an ℓ∞ clip, not an ℓ2 bound: the ℓ2
+/// sensitivity is Lemma 13's Δ^(k) whatever C is).
+/// @spec PRIV.BOUNDS
+template <real_scalar Real>
+std::vector<enforced_bound<Real>> algorithm2_enforced(const problem<Real>& prob,
+                                                      const params<Real>& p) {
+  std::vector<enforced_bound<Real>> out;
+  out.push_back(
+      {"households", prob.households(), enforcement::derived,
+       "L = λ/m² (λ = 1 in paper units, m in household units) is the exact Lipschitz constant of "
+       "p = ∇U in the load Σ_i r_i (ev §VI-D), computed from the public m and units and rounded "
+       "up; the slope of ∇U involves no user's data, so no record can exceed it"});
+  const std::string adjacency =
+      "; Δ (Theorem 8, tight value errata EV-E1) holds for every pair of feasible specs "
+      "(ev::problem refuses an infeasible one naming its column and value) and Lemma 13 gives "
+      "Δ^(k) = (k−1)LΔ from the public start (projected_zero refused), so no record can make it "
+      "false; a larger change is no neighbour (group privacy: ε per multiple of the bound)";
+  out.push_back({"delta_r", p.delta_r, enforcement::derived,
+                 "defines the adjacency (one user's ‖r̄ − r̄′‖₁ <= δr)" + adjacency});
+  out.push_back({"delta_e", p.delta_e, enforcement::derived,
+                 "defines the adjacency (one user's |E − E′| <= δE)" + adjacency});
+  if (p.release == noise_mode::secure)
+    out.push_back({"release_clamp", p.release_clamp, enforcement::clip,
+                   "ℓ∞ clip: every coordinate of p^(k) is clamped to [−C, C] inside the lattice "
+                   "release before rounding (the range of the grid); the clamp is 1-Lipschitz "
+                   "per coordinate, so the ℓ2 sensitivity stays Lemma 13's Δ^(k), which does not "
+                   "use C"});
+  return out;
+}
+
 /// ev Algorithm 2 (see the file comment); `params` validated by the caller.
 template <real_scalar Real>
 result<Real> run_algorithm2(const problem<Real>& prob, const params<Real>& params,
@@ -90,6 +123,7 @@ result<Real> run_algorithm2(const problem<Real>& prob, const params<Real>& param
       plan_privacy(std::move(ledger), privacy_budget_request<Real>{params.epsilon, Real(0), false},
                    "ev::run (Algorithm 2)");
   res.privacy.noise = params.release;
+  res.privacy.enforced = algorithm2_enforced(prob, params);  // PRIV.BOUNDS
   res.noise_scale = s;
   iteration_state<Real> st(prob, initial_schedules(prob, params.start, params.start_vector), comm);
   res.released.resize(t, K);

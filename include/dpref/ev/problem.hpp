@@ -80,7 +80,8 @@ class problem {
                 std::move(objective_scale), column_slice{0, -1}) {}
 
   /// The columns [slice.first, slice.first + specs.N) of a database of slice.total columns (one
-  /// process's share in a distributed run, DIST.EV; it may hold no column).
+  /// process's share in a distributed run, DIST.EV; it may hold no column, or every column: rank
+  /// 0 when the N columns fit in its reduction blocks — still a slice, see is_slice).
   /// users(), schedule_lipschitz() and multiplicity() refer to the held columns only.
   /// @throws std::invalid_argument if the slice does not fit, as the whole-problem constructor
   problem(vector<Real> base_load, Real households, charging_specs<Real> specs, Real objective_scale,
@@ -89,7 +90,8 @@ class problem {
         m_(std::move(households)),
         specs_(std::move(specs)),
         scale_(std::move(objective_scale)),
-        slice_(slice) {
+        slice_(slice),
+        sliced_(slice.total >= 0) {
     constexpr const char* fn = "dpref::ev::problem";
     if (d_.size() == 0) fail_argument(fn, "base_load", "non-empty (T >= 1)", d_.size());
     for (Eigen::Index t = 0; t < d_.size(); ++t) require_finite(fn, "base_load[t]", d_[t]);
@@ -114,20 +116,27 @@ class problem {
       fail_argument(fn, "specs.multiplicity.size()", "N = " + std::to_string(n),
                     specs_.multiplicity.size());
     users_ = 0;
+    // Every user's spec must be feasible (ev (5), (6)): Theorem 8's sensitivity holds for every
+    // pair of FEASIBLE specs, so an infeasible one is refused here, naming its (global) column
+    // and value, before anything is computed (spec/privacy_bounds.md, ev section).
     for (Eigen::Index j = 0; j < n; ++j) {
+      const std::string col = std::to_string(slice_.first + j);
       Real cap(0);
       for (Eigen::Index t = 0; t < d_.size(); ++t) {
         const Real& a = specs_.max_rate(t, j);
         if (!is_finite_value(a) || a < Real(0))
-          fail_domain(fn, "specs.max_rate(t, j)", "finite and >= 0", a);
+          fail_domain(fn, "specs.max_rate(" + std::to_string(t) + ", " + col + ")",
+                      "finite and >= 0", a);
         cap += a;
       }
-      require_nonnegative(fn, "specs.energy[j]", specs_.energy[j]);
+      require_nonnegative(fn, "specs.energy[" + col + "]", specs_.energy[j]);
       if (specs_.energy[j] > cap)
-        fail_domain(fn, "specs.energy[j]", "<= 1'max_rate_j (ev (6): C_j non-empty)",
+        fail_domain(fn, "specs.energy[" + col + "]",
+                    "<= 1'max_rate_" + col + " = " + ::dpref::detail::to_text(cap) +
+                        " (ev (6): C_" + col + " non-empty)",
                     specs_.energy[j]);
       const long long mult = specs_.multiplicity[static_cast<std::size_t>(j)];
-      if (mult < 1) fail_domain(fn, "specs.multiplicity[j]", ">= 1", mult);
+      if (mult < 1) fail_domain(fn, "specs.multiplicity[" + col + "]", ">= 1", mult);
       users_ += mult;
       mult_sq_ += Real(mult) * Real(mult);
     }
@@ -140,8 +149,10 @@ class problem {
   [[nodiscard]] Eigen::Index first_column() const { return slice_.first; }
   /// Columns N of the whole database (= groups() unless a slice).
   [[nodiscard]] Eigen::Index total_columns() const { return slice_.total; }
-  /// Whether this problem holds only some of the database's columns.
-  [[nodiscard]] bool is_slice() const { return groups() != slice_.total; }
+  /// Whether this problem is one rank's slice (built with a column_slice, DIST.EV), even when it
+  /// holds every column: every rank of a distributed run then takes the slice protocol (the
+  /// initial load summed along the ranks), not only the ranks that hold fewer columns.
+  [[nodiscard]] bool is_slice() const { return sliced_; }
   /// Number of users n = Σ_j multiplicity_j (of the held columns).
   [[nodiscard]] long long users() const { return users_; }
   [[nodiscard]] const Real& households() const { return m_; }
@@ -187,6 +198,7 @@ class problem {
   charging_specs<Real> specs_;
   Real scale_;
   column_slice slice_;
+  bool sliced_ = false;
   long long users_ = 0;
   Real mult_sq_ = Real(0);
 };

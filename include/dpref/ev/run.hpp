@@ -2,7 +2,8 @@
 //   result<Real> run(const problem<Real>&, const params<Real>&, const philox_stream&)
 // runs the algorithm named by params.algorithm (Algorithm 2, 1, 3 or the certified optimum),
 // after validating the parameters against the problem (sizes, work and memory bounds), and adds
-// the certified optimum U* as a non-private diagnostic when params.optimum is set. The stream is
+// the certified optimum U* as a non-private diagnostic when params.optimum is set (Algorithm 2:
+// only together with params.diagnostics, PRIV.RELEASE). The stream is
 // the run's root address: Algorithm 2 draws w_k from its substream k, Algorithm 3 its gradient
 // noise from substream k; nothing depends on the number of threads.
 // `config<Real>` is the complete configuration of `dpref ev run` (and of run_json).
