@@ -4,13 +4,13 @@
 // ...) only when a draw is rejected, so the scalar functions here and the batch kernels of
 // random/ziggurat_batch.hpp give the same values bit for bit at every position.
 //
-// Word layout (w = the lane-0 word): layer i = w & 255, sign = bit 8 (Gaussian, Laplace),
+// Word layout (w = the lane-0 word): layer i = w & 511, sign = bit 9 (Gaussian, Laplace),
 // u = w >> 12 (52 bits). A layer-i draw is accepted at once when u < k[i]; its value is
 // x = u · (x_i 2^-52) (one double multiplication, exact integer conversion). Otherwise the slow
 // path (wedge test or tail) runs on the next lanes of the same position. The tables are
-// computed at first use from the layer recurrence of Marsaglia & Tsang (2000) with 256 layers of
-// equal area v = r f(r) + ∫_r^∞ f, r refined near 3.6541528853610088 (Gaussian) and
-// 7.69711747013104972 (exponential) until the layers close at f(0) to rounding.
+// computed at first use from the layer recurrence of Marsaglia & Tsang (2000) with 512 layers of
+// equal area v = r f(r) + ∫_r^∞ f, r found by bisection until the layers close at f(0) to
+// rounding.
 #pragma once
 
 #include <array>
@@ -27,50 +27,56 @@
 
 namespace dpref::ziggurat {
 
-/// One ziggurat: 256 layers of a decreasing density f on [0, ∞).
+inline constexpr unsigned kLayerBits = 9;                 ///< layer = the low 9 bits of the word
+inline constexpr unsigned kLayers = 1u << kLayerBits;     ///< 512 layers
+inline constexpr std::uint64_t kLayerMask = kLayers - 1;  ///< w & kLayerMask = the layer
+// the sign is bit kLayerBits; u = w >> 12 (bits 10 and 11 are not used)
+
+/// One ziggurat: 512 layers of a decreasing density f on [0, ∞).
 struct table {
-  std::array<double, 257> x{};         ///< layer edges: x[0] = v/f(r) > x[1] = r > … > x[256] = 0
-  std::array<double, 257> f{};         ///< f(x[i]) (f[0] = f(r): the base strip's height)
-  std::array<std::uint64_t, 256> k{};  ///< accept at once iff u < k[i] = ⌊2^52 x[i+1]/x[i]⌋
-  std::array<double, 256> w{};         ///< x[i] 2^-52: the value is u·w[i]
-  double r = 0, v = 0;                 ///< start of the tail, area of a layer
-  double closure = 0;  ///< |f(x[255]) + v/x[255] − f(0)|: how well the layers close
+  std::array<double, kLayers + 1> x{};     ///< edges x[0] = v/f(r) > x[1] = r > … > x[512] = 0
+  std::array<double, kLayers + 1> f{};     ///< f(x[i]) (f[0] = f(r): the base strip's height)
+  std::array<std::uint64_t, kLayers> k{};  ///< accept at once iff u < k[i] = ⌊2^52 x[i+1]/x[i]⌋
+  std::array<double, kLayers> w{};         ///< x[i] 2^-52: the value is u·w[i]
+  double r = 0, v = 0;                     ///< start of the tail, area of a layer
+  double closure = 0;  ///< |f(x[511]) + v/x[511] − f(0)|: how well the layers close
 };
 
 namespace detail {
 
-/// The 255 layer edges above r for layer area v = r f(r) + tail(r); returns how far the last
-/// layer's top misses f(0) (0 for the exact r).
+/// The layer edges above r for layer area v = r f(r) + tail(r); returns how far the last
+/// layer's top misses f(0) (0 for the exact r; > 0 when r is too small).
 template <class F, class Finv, class Tail>
-double close_layers(double r, F f, Finv finv, Tail tail, std::array<double, 257>& x, double& v) {
+double close_layers(double r, F f, Finv finv, Tail tail, std::array<double, kLayers + 1>& x,
+                    double& v) {
   v = r * f(r) + tail(r);
   x[0] = v / f(r);
   x[1] = r;
-  for (int i = 1; i < 255; ++i) {
+  for (unsigned i = 1; i + 1 < kLayers; ++i) {
     const double y = f(x[i]) + v / x[i];
     if (!(y < f(0.0))) return y - f(0.0) + 1;  // overshoot: r too small
     x[i + 1] = finv(y);
   }
-  return f(x[255]) + v / x[255] - f(0.0);
+  return f(x[kLayers - 1]) + v / x[kLayers - 1] - f(0.0);
 }
 
 /// Builds the layers of f (layer i >= 1 is [0, x_i] × [f(x_i), f(x_{i+1})], all of area v):
-/// r is refined from r0 by bisection so that the 255 layers close at f(0) to rounding.
+/// r is found by bisection in [lo, hi] so that the layers close at f(0) to rounding.
 template <class F, class Finv, class Tail>
-table make_table(double r0, F f, Finv finv, Tail tail) {
+table make_table(double lo, double hi, F f, Finv finv, Tail tail) {
   table t;
-  double lo = r0 * (1 - 1e-6), hi = r0 * (1 + 1e-6), v = 0;
-  for (int it = 0; it < 200 && lo < hi; ++it) {
+  double v = 0;
+  for (int it = 0; it < 200; ++it) {
     const double mid = 0.5 * (lo + hi);
     if (mid == lo || mid == hi) break;
     (close_layers(mid, f, finv, tail, t.x, v) > 0 ? lo : hi) = mid;
   }
   t.r = hi;
   t.closure = std::fabs(close_layers(t.r, f, finv, tail, t.x, t.v));
-  t.x[256] = 0;
+  t.x[kLayers] = 0;
   t.f[0] = f(t.r);
-  for (int i = 1; i <= 256; ++i) t.f[i] = f(t.x[i]);
-  for (int i = 0; i < 256; ++i) {
+  for (unsigned i = 1; i <= kLayers; ++i) t.f[i] = f(t.x[i]);
+  for (unsigned i = 0; i < kLayers; ++i) {
     t.k[i] = static_cast<std::uint64_t>(std::ldexp(t.x[i + 1] / t.x[i], 52));
     t.w[i] = std::ldexp(t.x[i], -52);
   }
@@ -79,20 +85,20 @@ table make_table(double r0, F f, Finv finv, Tail tail) {
 
 }  // namespace detail
 
-/// The Gaussian ziggurat (f(x) = exp(−x²/2)).
+/// The Gaussian ziggurat (f(x) = exp(−x²/2); r ≈ 3.852).
 inline const table& normal_table() {
   static const table t = detail::make_table(
-      3.6541528853610088, [](double x) { return std::exp(-0.5 * x * x); },
+      3.0, 5.0, [](double x) { return std::exp(-0.5 * x * x); },
       [](double y) { return std::sqrt(-2 * std::log(y)); },
       [](double r) { return 1.2533141373155003 * std::erfc(r / 1.4142135623730951); });
   return t;
 }
 
-/// The exponential ziggurat (f(x) = exp(−x)).
+/// The exponential ziggurat (f(x) = exp(−x); r ≈ 8.70).
 inline const table& exponential_table() {
   static const table t = detail::make_table(
-      7.69711747013104972, [](double x) { return std::exp(-x); },
-      [](double y) { return -std::log(y); }, [](double r) { return std::exp(-r); });
+      6.0, 11.0, [](double x) { return std::exp(-x); }, [](double y) { return -std::log(y); },
+      [](double r) { return std::exp(-r); });
   return t;
 }
 
@@ -119,15 +125,16 @@ class lane_reader {
 
 namespace detail {
 
-inline double with_sign(double x, std::uint64_t w) {  // sign = bit 8 of w
-  return std::bit_cast<double>(std::bit_cast<std::uint64_t>(x) | ((w << 55) & (1ull << 63)));
+inline double with_sign(double x, std::uint64_t w) {  // sign = bit kLayerBits of w
+  return std::bit_cast<double>(std::bit_cast<std::uint64_t>(x) |
+                               ((w << (63 - kLayerBits)) & (1ull << 63)));
 }
 
 /// |Gaussian| of a draw whose lane-0 word w was not accepted at once (w: the word of the
 /// current attempt; further words from `more`).
 inline double normal_slow(std::uint64_t w, lane_reader& more, const table& t) {
   for (;;) {
-    const unsigned i = static_cast<unsigned>(w & 255u);
+    const unsigned i = static_cast<unsigned>(w & kLayerMask);
     const std::uint64_t u = w >> 12;
     if (u < t.k[i]) return with_sign(static_cast<double>(u) * t.w[i], w);
     if (i == 0) {  // tail beyond r (Marsaglia 1964): x = −log U1 / r, accept if −2 log U2 > x²
@@ -147,7 +154,7 @@ inline double normal_slow(std::uint64_t w, lane_reader& more, const table& t) {
 /// Exponential(1) of a draw not accepted at once (as normal_slow; no sign).
 inline double exponential_slow(std::uint64_t w, lane_reader& more, const table& t) {
   for (;;) {
-    const unsigned i = static_cast<unsigned>(w & 255u);
+    const unsigned i = static_cast<unsigned>(w & kLayerMask);
     const std::uint64_t u = w >> 12;
     if (u < t.k[i]) return static_cast<double>(u) * t.w[i];
     if (i == 0) return t.r - std::log(open_unit(more.next()));  // memoryless tail
@@ -164,7 +171,7 @@ inline double exponential_slow(std::uint64_t w, lane_reader& more, const table& 
 /// shared by the scalar sampler and the batch kernels' fallback lanes).
 inline double standard_normal_word(const philox_stream& s, std::uint64_t pos, std::uint64_t w) {
   const table& t = normal_table();
-  const unsigned i = static_cast<unsigned>(w & 255u);
+  const unsigned i = static_cast<unsigned>(w & kLayerMask);
   const std::uint64_t u = w >> 12;
   if (u < t.k[i]) return detail::with_sign(static_cast<double>(u) * t.w[i], w);
   lane_reader more(s, pos);
@@ -175,15 +182,15 @@ inline double standard_normal_word(const philox_stream& s, std::uint64_t pos, st
 inline double standard_exponential_word(const philox_stream& s, std::uint64_t pos,
                                         std::uint64_t w) {
   const table& t = exponential_table();
-  const unsigned i = static_cast<unsigned>(w & 255u);
+  const unsigned i = static_cast<unsigned>(w & kLayerMask);
   const std::uint64_t u = w >> 12;
   if (u < t.k[i]) return static_cast<double>(u) * t.w[i];
   lane_reader more(s, pos);
   return detail::exponential_slow(w, more, t);
 }
 
-/// Standard Laplace of position `pos` given its lane-0 word: sign bit 8, magnitude the
-/// exponential ziggurat of the same word (the exponential's layer and u ignore bit 8).
+/// Standard Laplace of position `pos` given its lane-0 word: sign bit 9, magnitude the
+/// exponential ziggurat of the same word (the exponential's layer and u ignore bit 9).
 inline double standard_laplace_word(const philox_stream& s, std::uint64_t pos, std::uint64_t w) {
   return detail::with_sign(standard_exponential_word(s, pos, w), w);
 }

@@ -3,7 +3,7 @@
 // sample transforms of random/ziggurat.hpp eight or four draws at a time. Everything is integer
 // arithmetic or one exact integer → double conversion followed by the same multiplications as
 // the scalar code, so each lane gives the scalar value bit for bit; draws not accepted at once
-// (probability about 1.2% Gaussian, 0.8% exponential) are recomputed by the scalar word
+// (probability 0.8% Gaussian, 1.2% exponential) are recomputed by the scalar word
 // function. Compiled with function-level target attributes and called only after a run-time
 // CPU check, so the library needs no -mavx flag (spec/random.md RAND.ZIGGURAT.BATCH).
 #pragma once
@@ -41,6 +41,7 @@ inline bool has_avx512() {
 // Philox-4x64 constants (Salmon et al. 2011; Random123's PHILOX_M4x64_*, PHILOX_W64_*).
 inline constexpr std::uint64_t kM0 = 0xD2E7470EE14C6C93ull, kM1 = 0xCA5A826395121157ull;
 inline constexpr std::uint64_t kW0 = 0x9E3779B97F4A7C15ull, kW1 = 0xBB67AE8584CAA73Bull;
+__extension__ typedef unsigned __int128 u128;  // the scalar products of rounds 1 and 2
 
 // ---------------------------------------------------------------------------------- AVX2 ----
 
@@ -65,21 +66,42 @@ template <int G = 1>
 DPREF_Z2_TARGET inline void philox4_avx2(std::uint64_t seed, std::uint64_t stream,
                                          std::uint64_t substream, std::uint64_t b0,
                                          std::uint64_t* out) {
-  __m256i x0[G], x1[G], x2[G], x3[G];
-#pragma GCC unroll 4
-  for (int g = 0; g < G; ++g) {
-    x0[g] = _mm256_add_epi64(_mm256_set1_epi64x(static_cast<long long>(b0 + 4 * g)),
-                             _mm256_set_epi64x(3, 2, 1, 0));
-    x1[g] = _mm256_setzero_si256();
-    x2[g] = _mm256_set1_epi64x(static_cast<long long>(substream));
-    x3[g] = _mm256_setzero_si256();
-  }
   const __m256i m0l = _mm256_set1_epi64x(static_cast<long long>(kM0 & 0xffffffffu));
   const __m256i m0h = _mm256_set1_epi64x(static_cast<long long>(kM0 >> 32));
   const __m256i m1l = _mm256_set1_epi64x(static_cast<long long>(kM1 & 0xffffffffu));
   const __m256i m1h = _mm256_set1_epi64x(static_cast<long long>(kM1 >> 32));
+  // Rounds 1 and 2: the counter words other than c0 are the same in every lane (lane 0,
+  // substream, 0), so half of their products are scalars (the same arithmetic, exactly).
   std::uint64_t k0 = seed, k1 = stream;
-  for (int r = 0; r < 10; ++r) {
+  const u128 p1 = static_cast<u128>(kM1) * substream;
+  const std::uint64_t c0 = static_cast<std::uint64_t>(p1 >> 64) ^ k0;  // x0 after round 1
+  const std::uint64_t c1 = static_cast<std::uint64_t>(p1);             // x1 after round 1
+  k0 += kW0;
+  k1 += kW1;
+  const u128 p0 = static_cast<u128>(kM0) * c0;  // round 2, M0·x0
+  const __m256i hi0s = _mm256_set1_epi64x(static_cast<long long>(p0 >> 64));
+  const __m256i lo0s = _mm256_set1_epi64x(static_cast<long long>(static_cast<std::uint64_t>(p0)));
+  __m256i x0[G], x1[G], x2[G], x3[G];
+#pragma GCC unroll 4
+  for (int g = 0; g < G; ++g) {
+    const __m256i ctr = _mm256_add_epi64(_mm256_set1_epi64x(static_cast<long long>(b0 + 4 * g)),
+                                         _mm256_set_epi64x(3, 2, 1, 0));
+    __m256i hi, lo;
+    mulhilo4(ctr, m0l, m0h, hi, lo);  // round 1, M0·x0
+    x2[g] = _mm256_xor_si256(hi, _mm256_set1_epi64x(static_cast<long long>(stream)));
+    x3[g] = lo;
+    __m256i h1, l1;  // round 2, M1·x2
+    mulhilo4(x2[g], m1l, m1h, h1, l1);
+    x0[g] = _mm256_xor_si256(_mm256_xor_si256(h1, _mm256_set1_epi64x(static_cast<long long>(c1))),
+                             _mm256_set1_epi64x(static_cast<long long>(k0)));
+    x1[g] = l1;
+    x2[g] = _mm256_xor_si256(_mm256_xor_si256(hi0s, x3[g]),
+                             _mm256_set1_epi64x(static_cast<long long>(k1)));
+    x3[g] = lo0s;
+  }
+  k0 += kW0;
+  k1 += kW1;
+  for (int r = 2; r < 10; ++r) {
     const __m256i kv0 = _mm256_set1_epi64x(static_cast<long long>(k0));
     const __m256i kv1 = _mm256_set1_epi64x(static_cast<long long>(k1));
 #pragma GCC unroll 4
@@ -122,7 +144,7 @@ DPREF_Z2_TARGET inline void transform_avx2(const std::uint64_t* w, std::size_t m
                                            double* out, std::uint8_t* todo) {
   const table& t = T == transform::gaussian ? normal_table() : exponential_table();
   const __m256d s = _mm256_set1_pd(scale);
-  const __m256i byte = _mm256_set1_epi64x(255);
+  const __m256i byte = _mm256_set1_epi64x(static_cast<long long>(kLayerMask));
   const __m256i signbit = _mm256_set1_epi64x(static_cast<long long>(1ull << 63));
   for (std::size_t j = 0; j < m; j += 4) {
     const __m256i wv = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(w + j));
@@ -140,8 +162,8 @@ DPREF_Z2_TARGET inline void transform_avx2(const std::uint64_t* w, std::size_t m
       const __m256d wt = _mm256_i64gather_pd(t.w.data(), i, 8);
       __m256d x = _mm256_mul_pd(u52_to_double4(u), wt);
       if constexpr (T != transform::exponential)
-        x = _mm256_or_pd(x,
-                         _mm256_castsi256_pd(_mm256_and_si256(_mm256_slli_epi64(wv, 55), signbit)));
+        x = _mm256_or_pd(x, _mm256_castsi256_pd(
+                                _mm256_and_si256(_mm256_slli_epi64(wv, 63 - kLayerBits), signbit)));
       x = _mm256_mul_pd(x, s);
       _mm256_storeu_pd(out + j, x);
       todo[j / 4] = static_cast<std::uint8_t>(
@@ -170,23 +192,46 @@ template <int G = 1>
 DPREF_Z5_TARGET inline void philox8_avx512(std::uint64_t seed, std::uint64_t stream,
                                            std::uint64_t substream, std::uint64_t b0,
                                            std::uint64_t* out) {
-  __m512i x0[G], x1[G], x2[G], x3[G];
-#pragma GCC unroll 4
-  for (int g = 0; g < G; ++g) {
-    x0[g] = _mm512_add_epi64(_mm512_set1_epi64(static_cast<long long>(b0 + 8 * g)),
-                             _mm512_set_epi64(7, 6, 5, 4, 3, 2, 1, 0));
-    x1[g] = _mm512_setzero_si512();
-    x2[g] = _mm512_set1_epi64(static_cast<long long>(substream));
-    x3[g] = _mm512_setzero_si512();
-  }
   const __m512i m0 = _mm512_set1_epi64(static_cast<long long>(kM0));
   const __m512i m1 = _mm512_set1_epi64(static_cast<long long>(kM1));
   const __m512i m0l = _mm512_set1_epi64(static_cast<long long>(kM0 & 0xffffffffu));
   const __m512i m0h = _mm512_set1_epi64(static_cast<long long>(kM0 >> 32));
   const __m512i m1l = _mm512_set1_epi64(static_cast<long long>(kM1 & 0xffffffffu));
   const __m512i m1h = _mm512_set1_epi64(static_cast<long long>(kM1 >> 32));
+  // Rounds 1 and 2: the counter words other than c0 are the same in every lane (lane 0,
+  // substream, 0), so half of their products are scalars (the same arithmetic, exactly).
   std::uint64_t k0 = seed, k1 = stream;
-  for (int r = 0; r < 10; ++r) {
+  const u128 p1 = static_cast<u128>(kM1) * substream;
+  const std::uint64_t c0 = static_cast<std::uint64_t>(p1 >> 64) ^ k0;  // x0 after round 1
+  const std::uint64_t c1 = static_cast<std::uint64_t>(p1);             // x1 after round 1
+  k0 += kW0;
+  k1 += kW1;
+  const u128 p0 = static_cast<u128>(kM0) * c0;  // round 2, M0·x0
+  const __m512i hi0s = _mm512_set1_epi64(static_cast<long long>(p0 >> 64));
+  const __m512i lo0s = _mm512_set1_epi64(static_cast<long long>(static_cast<std::uint64_t>(p0)));
+  __m512i x0[G], x1[G], x2[G], x3[G];
+#pragma GCC unroll 4
+  for (int g = 0; g < G; ++g) {
+    const __m512i ctr = _mm512_add_epi64(_mm512_set1_epi64(static_cast<long long>(b0 + 8 * g)),
+                                         _mm512_set_epi64(7, 6, 5, 4, 3, 2, 1, 0));
+    __m512i hi, lo;
+    mulhilo8(ctr, m0, m0l, m0h, hi, lo);  // round 1, M0·x0
+    x2[g] =
+        _mm512_xor_si512(hi, _mm512_set1_epi64(static_cast<long long>(stream)));  // hi0 ^ 0 ^ k1
+    x3[g] = lo;
+    // round 2
+    __m512i h1, l1;
+    mulhilo8(x2[g], m1, m1l, m1h, h1, l1);
+    x0[g] = _mm512_ternarylogic_epi64(h1, _mm512_set1_epi64(static_cast<long long>(c1)),
+                                      _mm512_set1_epi64(static_cast<long long>(k0)), 0x96);
+    x1[g] = l1;
+    x2[g] =
+        _mm512_ternarylogic_epi64(hi0s, x3[g], _mm512_set1_epi64(static_cast<long long>(k1)), 0x96);
+    x3[g] = lo0s;
+  }
+  k0 += kW0;
+  k1 += kW1;
+  for (int r = 2; r < 10; ++r) {
     const __m512i kv0 = _mm512_set1_epi64(static_cast<long long>(k0));
     const __m512i kv1 = _mm512_set1_epi64(static_cast<long long>(k1));
 #pragma GCC unroll 4
@@ -222,7 +267,7 @@ DPREF_Z5_TARGET inline void transform_avx512(const std::uint64_t* w, std::size_t
                                              double* out, std::uint8_t* todo) {
   const table& t = T == transform::gaussian ? normal_table() : exponential_table();
   const __m512d s = _mm512_set1_pd(scale);
-  const __m512i byte = _mm512_set1_epi64(255);
+  const __m512i byte = _mm512_set1_epi64(static_cast<long long>(kLayerMask));
   const __m512i signbit = _mm512_set1_epi64(static_cast<long long>(1ull << 63));
   for (std::size_t j = 0; j < m; j += 8) {
     const __m512i wv = _mm512_loadu_si512(w + j);
@@ -238,8 +283,9 @@ DPREF_Z5_TARGET inline void transform_avx512(const std::uint64_t* w, std::size_t
       const __m512d wt = _mm512_i64gather_pd(i, t.w.data(), 8);
       __m512d x = _mm512_mul_pd(ud, wt);
       if constexpr (T != transform::exponential)
-        x = _mm512_castsi512_pd(_mm512_ternarylogic_epi64(
-            _mm512_castpd_si512(x), _mm512_slli_epi64(wv, 55), signbit, 0xF8));  // x | (w<<55 & s)
+        x = _mm512_castsi512_pd(_mm512_ternarylogic_epi64(_mm512_castpd_si512(x),
+                                                          _mm512_slli_epi64(wv, 63 - kLayerBits),
+                                                          signbit, 0xF8));  // x | (w<<55 & s)
       x = _mm512_mul_pd(x, s);
       _mm512_storeu_pd(out + j, x);
       todo[j / 8] = static_cast<std::uint8_t>(~_mm512_cmplt_epu64_mask(u, k));
