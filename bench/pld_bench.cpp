@@ -6,10 +6,16 @@
 //   BM_PldSteps/k: the same query for k = 10^3 … 10^6 steps at interval 1e-3 (growth in k).
 //   BM_RdpIntegerGrid / BM_RdpFractionalGrid / BM_RdpFractionalOrder: certified subsampled-
 //     Gaussian RDP on orders 2…256, on the default (Opacus-superset) grid, and one order 2.5.
+//   BM_AccountPldDefault/i: the accountant (method pld, default options: adaptive interval, FFT
+//     power, closed forms) on DP-SGD configuration i of spec/accounting_pld.md; compare with
+//     dp_accounting's recorded time (bench/data/dp_accounting_pld.json, counter dp_s).
+//   BM_SelfCompose/power|squaring: the two pessimistic self-compositions, (0.001, 0.8, 10^5) at
+//     interval 1.8e-4.
 #include <benchmark/benchmark.h>
 
 #include <vector>
 
+#include "dpref/accounting/accountant.hpp"
 #include "dpref/accounting/accounting.hpp"
 #include "dpref/accounting/pld.hpp"
 #include "dpref/accounting/rdp_fractional.hpp"
@@ -46,6 +52,60 @@ BENCHMARK(BM_PldDpSgdQuery)
     ->Unit(benchmark::kMillisecond)
     ->Repetitions(7)
     ->ReportAggregatesOnly(true);
+
+struct dpsgd {
+  double q, sigma;
+  long long steps;
+  double dp_eps, dp_seconds;  // bench/data/dp_accounting_pld.json
+};
+constexpr dpsgd kDpsgd[] = {{0.01, 1.1, 10000, 5.192620123006306, 3.4575},
+                            {0.001, 0.8, 100000, 2.575560057394673, 4.4797},
+                            {0.1, 2.0, 1000, 8.279293379790778, 2.4056},
+                            {0.05, 1.0, 5000, 29.4373363471852, 5.9078},
+                            {0.004, 1.0, 25000, 3.6070123534516982, 2.2535},
+                            {0.02, 0.6, 3000, 25.030699203170332, 6.5817},
+                            {1.0, 5.0, 100, 9.997256150242434, 2.0905},
+                            {0.25, 3.0, 400, 8.403773704594897, 1.6766}};
+
+void BM_AccountPldDefault(benchmark::State& state) {
+  const dpsgd& c = kDpsgd[state.range(0)];
+  A::event<double> e = A::make_event<double>(A::gaussian_mechanism<double>{1.0, c.sigma}, c.steps);
+  if (c.q < 1) {
+    A::subsampling<double> s;
+    s.rate = c.q;
+    e.sampling = s;
+  }
+  A::accounting_options<double> o;
+  o.method = A::accounting_method::pld;
+  o.delta = 1e-5;
+  double eps = 0;
+  for (auto _ : state) {
+    eps = A::account<double>({e}, o).epsilon;
+    g_sink = eps;
+  }
+  state.counters["eps"] = eps;
+  state.counters["rel_diff"] = eps / c.dp_eps - 1;
+  state.counters["dp_s"] = c.dp_seconds;
+}
+BENCHMARK(BM_AccountPldDefault)
+    ->DenseRange(0, 7)
+    ->Unit(benchmark::kMillisecond)
+    ->Repetitions(5)
+    ->ReportAggregatesOnly(true);
+
+void BM_SelfCompose(benchmark::State& state) {
+  auto o = opts(1.8e-4, P::estimate::pessimistic);
+  o.squaring = state.range(0) != 0;
+  const auto d = P::discretise(P::subsample(P::gaussian(1.0, 0.8), P::sampling::poisson(0.001)), o);
+  double eps = 0;
+  for (auto _ : state) {
+    eps = P::self_compose(d, 100000, o).epsilon_for_delta(1e-5);
+    g_sink = eps;
+  }
+  state.counters["eps"] = eps;
+  state.SetLabel(o.squaring ? "squaring" : "power");
+}
+BENCHMARK(BM_SelfCompose)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond)->Repetitions(3);
 
 void BM_PldHeterogeneous100(benchmark::State& state) {
   const auto o = opts(1e-3, P::estimate::pessimistic);

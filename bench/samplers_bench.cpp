@@ -1,9 +1,16 @@
 // Samples per second of every sampler at double, long double and mp50, and of the fast double
-// variants. One draw per iteration; items/s = samples/s.
+// variants (one draw per iteration; items/s = samples/s); and of the batch ziggurat samplers
+// (random/ziggurat_batch.hpp) against the reference batch kernels (random/batch.hpp), 10^6
+// doubles per iteration, per kernel (the same measurement as dpref.sample(..., n = 10^6)).
 #include <benchmark/benchmark.h>
 
+#include <stdexcept>
+#include <vector>
+
 #include "dpref/random.hpp"
+#include "dpref/random/batch.hpp"
 #include "dpref/random/fast.hpp"
+#include "dpref/random/ziggurat_batch.hpp"
 
 namespace dpref {
 namespace {
@@ -86,6 +93,50 @@ void BM_fast_gaussian(benchmark::State& state) {
   for (auto _ : state) benchmark::DoNotOptimize(fast::gaussian(s, 1.0));
   state.SetItemsProcessed(state.iterations());
 }
+
+// Batch of 10^6 doubles: range(0) = distribution (0 gaussian, 1 exponential, 2 laplace,
+// 3 uniform), range(1) = ziggurat kernel (0 portable, 1 avx2, 2 avx512; skipped when absent).
+void BM_ziggurat_batch(benchmark::State& state) {
+  const auto dist = state.range(0);
+  const auto k = static_cast<ziggurat::kernel>(state.range(1) + 1);
+  try {
+    (void)ziggurat::kernel_name(k);
+  } catch (const std::runtime_error&) {
+    state.SkipWithError("kernel not available on this CPU");
+    return;
+  }
+  std::vector<double> out(1000000);
+  philox_stream s(1);
+  ziggurat::batch_options o;
+  o.k = k;
+  for (auto _ : state) {
+    if (dist == 0) ziggurat::gaussian(s, 1.0, out, o);
+    if (dist == 1) ziggurat::exponential(s, 1.0, out, o);
+    if (dist == 2) ziggurat::laplace(s, 1.0, out, o);
+    if (dist == 3) ziggurat::uniform01(s, out, o);
+    benchmark::DoNotOptimize(out.data());
+  }
+  state.SetItemsProcessed(state.iterations() * static_cast<std::int64_t>(out.size()));
+}
+BENCHMARK(BM_ziggurat_batch)
+    ->ArgsProduct({{0, 1, 2, 3}, {0, 1, 2}})
+    ->ArgNames({"dist", "kernel"})
+    ->Unit(benchmark::kMillisecond);
+
+// The reference batch kernels (bit for bit the reference samplers) on 10^6 doubles:
+// 0 laplace, 1 exponential, 2 uniform.
+void BM_reference_batch(benchmark::State& state) {
+  std::vector<double> out(1000000);
+  philox_stream s(1);
+  for (auto _ : state) {
+    if (state.range(0) == 0) batch::laplace(s, 1.0, out);
+    if (state.range(0) == 1) batch::exponential(s, 1.0, out);
+    if (state.range(0) == 2) batch::uniform01(s, out);
+    benchmark::DoNotOptimize(out.data());
+  }
+  state.SetItemsProcessed(state.iterations() * static_cast<std::int64_t>(out.size()));
+}
+BENCHMARK(BM_reference_batch)->DenseRange(0, 2)->ArgName("dist")->Unit(benchmark::kMillisecond);
 
 #define DPREF_BENCH_ALL(F)            \
   BENCHMARK_TEMPLATE(F, double);      \

@@ -59,8 +59,10 @@ def _params(dist: str, params) -> dict:
 
 def sample(dist: str, n: int, *, params: Any = None, seed: int, stream: int = 0,
            substream: int = 0, position: int = 0, precision: str = "double",
-           output: str = "mpf", kernel: str = "automatic"):
-    """Reference samples of one stream address, exactly those of ``dpref sample``.
+           output: str = "mpf", kernel: str = "automatic", sampler: str = "reference",
+           threads: int = 1):
+    """Reference samples of one stream address, exactly those of ``dpref sample``; or, with
+    ``sampler="ziggurat"``, the fast double samplers (spec/random.md RAND.ZIGGURAT).
 
     Parameters
     ----------
@@ -88,7 +90,17 @@ def sample(dist: str, n: int, *, params: Any = None, seed: int, stream: int = 0,
         prints. Ignored for double and long double.
     kernel : str
         Double Laplace / exponential only: ``automatic`` (AVX-512 batch kernel when available),
-        ``portable`` or ``avx512``; every kernel gives the same bits (RAND.BATCH).
+        ``portable`` or ``avx512``; every kernel gives the same bits (RAND.BATCH). With
+        ``sampler="ziggurat"`` also ``avx2`` (default ``automatic``: AVX-512, else AVX2).
+    sampler : str
+        ``"reference"`` (default: correctly rounded inversion, RAND.*.INV) or ``"ziggurat"``:
+        double-only ziggurat samplers (gaussian, exponential, laplace) and the open-interval
+        uniform, one Philox word per draw at the same positions, the same distributions but
+        other values than the reference samplers (RAND.ZIGGURAT); ``precision`` must be
+        ``double``.
+    threads : int
+        ``sampler="ziggurat"`` only: threads filling the array (0: all cores); the values do
+        not depend on it.
 
     Returns
     -------
@@ -109,6 +121,17 @@ def sample(dist: str, n: int, *, params: Any = None, seed: int, stream: int = 0,
     if n < 0:
         raise ValueError(f"dpref.sample: n must be >= 0, got {n}")
     p = _params(dist, params)
+    if sampler == "ziggurat":
+        if precision != "double":
+            raise ValueError(f"dpref.sample: sampler 'ziggurat' is double only, got precision "
+                             f"{precision!r}")
+        if int(threads) < 0:
+            raise ValueError(f"dpref.sample: threads must be >= 0, got {threads}")
+        value = float(next(iter(p.values()))) if p else 1.0
+        return _core.sample_ziggurat(dist, n, value, int(seed), int(stream), int(substream),
+                                     int(position), kernel, int(threads))
+    if sampler != "reference":
+        raise ValueError(f"dpref.sample: sampler must be reference or ziggurat, got {sampler!r}")
     r = _core.sample(dist, n, p, int(seed), int(stream), int(substream), int(position),
                      precision, kernel)
     if isinstance(r, np.ndarray):

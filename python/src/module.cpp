@@ -30,6 +30,7 @@
 #include "dpref/io/json.hpp"
 #include "dpref/io/precision.hpp"
 #include "dpref/random/batch.hpp"
+#include "dpref/random/ziggurat_batch.hpp"
 #include "dpref/run/report.hpp"
 #include "dpref/version.hpp"
 #include "papers/papers.hpp"
@@ -186,6 +187,47 @@ py::object sample(const std::string& dist, std::size_t n,
     return out;
   }
   return io::with_precision(p, [&]<class Real>() { return sample_at<Real>(r, p); });
+}
+
+/// The ziggurat samplers (random/ziggurat_batch.hpp, spec/random.md RAND.ZIGGURAT): double
+/// Gaussian, exponential, Laplace and uniform, `threads` threads (0: all cores), the GIL
+/// released; the values do not depend on the kernel or the thread count.
+py::array_t<double> sample_ziggurat(const std::string& dist, std::size_t n, double param,
+                                    std::uint64_t seed, std::uint64_t stream,
+                                    std::uint64_t substream, std::uint64_t position,
+                                    const std::string& kernel, unsigned threads) {
+  ziggurat::batch_options o;
+  o.threads = threads;
+  if (kernel == "automatic")
+    o.k = ziggurat::kernel::automatic;
+  else if (kernel == "portable")
+    o.k = ziggurat::kernel::portable;
+  else if (kernel == "avx2")
+    o.k = ziggurat::kernel::avx2;
+  else if (kernel == "avx512")
+    o.k = ziggurat::kernel::avx512;
+  else
+    throw std::invalid_argument(
+        "dpref.sample: kernel must be automatic, portable, avx2 or avx512, got '" + kernel + "'");
+  if (dist != "gaussian" && dist != "exponential" && dist != "laplace" && dist != "uniform")
+    throw std::invalid_argument(
+        "dpref.sample: sampler 'ziggurat' draws gaussian, exponential, laplace or uniform, got '" +
+        dist + "'");
+  philox_stream s(seed, stream, substream, position);
+  py::array_t<double> out(static_cast<py::ssize_t>(n));
+  const std::span<double> o_span(out.mutable_data(), n);
+  {
+    py::gil_scoped_release release;
+    if (dist == "gaussian")
+      ziggurat::gaussian(s, param, o_span, o);
+    else if (dist == "exponential")
+      ziggurat::exponential(s, param, o_span, o);
+    else if (dist == "laplace")
+      ziggurat::laplace(s, param, o_span, o);
+    else
+      ziggurat::uniform01(s, o_span, o);
+  }
+  return out;
 }
 
 /// The scalar (non-batch) reference sampler at double, one draw at a time (for tests of
@@ -444,6 +486,10 @@ PYBIND11_MODULE(_core, m) {
   m.def("sample_scalar_reference", &sample_scalar_reference, py::arg("dist"), py::arg("n"),
         py::arg("params"), py::arg("seed"), py::arg("stream"), py::arg("substream"),
         py::arg("position"));
+  m.def("sample_ziggurat", &sample_ziggurat, py::arg("dist"), py::arg("n"), py::arg("param"),
+        py::arg("seed"), py::arg("stream"), py::arg("substream"), py::arg("position"),
+        py::arg("kernel"), py::arg("threads"));
+  m.def("ziggurat_kernel", [] { return dp::ziggurat::kernel_name(); });
   m.def("avx512_available", &dp::batch::avx512_available);
   m.def("distributions", [] {
     py::list out;

@@ -1,8 +1,8 @@
 """PY.SAMPLE.KS: goodness of fit of dpref.sample against scipy.stats, with negative controls.
 
 Each positive test is a one-sample Kolmogorov–Smirnov (continuous) or chi-square (discrete) test
-of 10^5 draws that fails when p < 1e-6: false-alarm probability 1e-6 per test, <= 1e-5 for the
-file (9 tests). Each negative control runs the same test against a 5 % wrong scale (or a wrong
+of 10^5 draws that fails when p < 1e-6: false-alarm probability 1e-6 per test, <= 1.3e-5 for the
+file (13 tests). Each negative control runs the same test against a 5 % wrong scale (or a wrong
 parameter) and must reject (p < 1e-6); with 10^5 draws the KS distance of a 5 % scale error is
 about 0.017, i.e. sqrt(n) D ≈ 5.4 and p < 1e-20, so a negative control misses with probability
 < 1e-15."""
@@ -85,3 +85,14 @@ def test_bernoulli_frequency():
     b = draw("bernoulli", {"p": 0.3})
     assert stats.binomtest(int(b.sum()), N, 0.3).pvalue > ALPHA
     assert stats.binomtest(int(b.sum()), N, 0.32).pvalue < ALPHA
+
+
+ZIGGURAT = [c for c in CONTINUOUS if c[0] in ("laplace", "gaussian", "exponential", "uniform")]
+
+
+@pytest.mark.parametrize("dist,params,right,wrong", ZIGGURAT, ids=[c[0] for c in ZIGGURAT])
+def test_ziggurat_ks_and_negative_control(dist, params, right, wrong):
+    """RAND.ZIGGURAT through dpref.sample(sampler="ziggurat"): same test, same controls."""
+    x = dpref.sample(dist, N, params=params, seed=20261121, sampler="ziggurat")
+    assert stats.kstest(x, right.cdf).pvalue > ALPHA
+    assert stats.kstest(x, wrong.cdf).pvalue < ALPHA

@@ -1,4 +1,6 @@
-// `dpref sample`: reference samples of one stream address at a chosen precision, as JSON.
+// `dpref sample`: reference samples of one stream address at a chosen precision, as JSON; with
+// --sampler ziggurat the fast double samplers of random/ziggurat.hpp (spec/random.md
+// RAND.ZIGGURAT), the same values as dpref.sample(..., sampler="ziggurat").
 // Every flag is validated before the first draw (spec/hardening.md HARD.SAMPLE): integers are
 // parsed as integers with range checks (no wrap), the work is bounded (count·dim ≤ 10^8 values
 // unless --force), and the samples are streamed to stdout, so memory does not grow with --count.
@@ -9,12 +11,14 @@
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 
 #include "commands.hpp"
 #include "dpref/io/number_text.hpp"
 #include "dpref/random.hpp"
 #include "dpref/random/secure/discrete_gaussian.hpp"
 #include "dpref/random/secure/discrete_laplace.hpp"
+#include "dpref/random/ziggurat.hpp"
 #include "precision.hpp"
 #include "scalar_format.hpp"
 
@@ -30,11 +34,13 @@ constexpr std::uint64_t max_dim = 10'000'000;
 struct sample_text {
   std::string distribution = "laplace", precision = "double", param = "1", shape = "1";
   std::string dim = "1", seed = "0", stream = "0", substream = "0", position = "0", count = "10";
+  std::string sampler = "reference";
   bool force = false;
 };
 
 struct sample_options {
   std::string distribution, param, shape;
+  bool ziggurat = false;
   io::precision precision;
   std::uint64_t dim = 1, seed = 0, stream = 0, substream = 0, position = 0, count = 10;
 };
@@ -61,6 +67,14 @@ sample_options check(const sample_text& t) {
   o.position = io::parse_integer<u64>(t.position, "--position");
   o.count = io::parse_integer<u64>(t.count, "--count", 1, max_count);
   o.dim = io::parse_integer<u64>(t.dim, "--dim", 1, max_dim);
+  o.ziggurat = t.sampler == "ziggurat";
+  if (o.ziggurat && (o.precision.k != io::precision::kind::double_ ||
+                     (o.distribution != "laplace" && o.distribution != "gaussian" &&
+                      o.distribution != "exponential" && o.distribution != "uniform")))
+    throw std::invalid_argument(
+        "--sampler ziggurat draws laplace, gaussian, exponential or uniform at --precision "
+        "double, got --distribution " +
+        o.distribution + " --precision " + t.precision);
   if (!is_vector(o.distribution) && t.dim != "1")
     throw std::invalid_argument("--dim applies to vector-laplace and direction only, got --dim " +
                                 t.dim + " with --distribution " + o.distribution);
@@ -159,6 +173,14 @@ template <real_scalar Real>
 nlohmann::json draw_one(const sample_options& o, philox_stream& s, const Real& param,
                         const Real& shape) {
   const std::string& d = o.distribution;
+  if constexpr (std::is_same_v<Real, double>) {
+    if (o.ziggurat) {
+      if (d == "laplace") return to_text(ziggurat::laplace(s, param));
+      if (d == "gaussian") return to_text(ziggurat::gaussian(s, param));
+      if (d == "exponential") return to_text(ziggurat::exponential(s, param));
+      return to_text(ziggurat::uniform01(s));
+    }
+  }
   if (d == "laplace") return to_text(laplace<Real>(s, param));
   if (d == "gaussian") return to_text(gaussian<Real>(s, param));
   if (d == "exponential") return to_text(exponential<Real>(s, param));
@@ -181,7 +203,7 @@ void draw_all(const sample_options& o) {
   // The first draw validates the parameters (the samplers refuse bad ones, naming them) before
   // anything is written.
   nlohmann::json first = draw_one<Real>(o, s, param, shape);
-  sample_writer w(o, o.precision.name());
+  sample_writer w(o, o.precision.name() + (o.ziggurat ? " (ziggurat sampler)" : ""));
   w.add(first);
   for (std::uint64_t i = 1; i < o.count; ++i) w.add(draw_one<Real>(o, s, param, shape));
   w.finish();
@@ -219,6 +241,11 @@ void register_sample_command(CLI::App& app) {
                   "number of samples, 1 to 10^12 (count x dim above 10^8 needs --force); "
                   "streamed to standard output");
   cmd->add_flag("--force", t->force, "draw more than 10^8 values");
+  cmd->add_option("--sampler", t->sampler,
+                  "reference (default: correctly rounded inversion) or ziggurat (fast double "
+                  "samplers: laplace, gaussian, exponential, uniform; spec/random.md "
+                  "RAND.ZIGGURAT)")
+      ->check(CLI::IsMember({"reference", "ziggurat"}));
   cmd->callback([t] { run_sample(*t); });
 }
 

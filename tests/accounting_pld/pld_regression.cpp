@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "accounting_pld/pld_support.hpp"
+#include "dpref/accounting/accountant.hpp"
 #include "dpref/accounting/accounting.hpp"
 #include "dpref/accounting/pld.hpp"
 #include "dpref/accounting/rdp_fractional.hpp"
@@ -223,6 +224,45 @@ TEST(ACC_PLD_DPSGD, EightConfigurationsSideBySide) {
     if (cs.contains("exact")) {
       EXPECT_LE(opt, double(cs["exact"]));
       EXPECT_GE(pess, double(cs["exact"]));
+    }
+  }
+}
+
+}  // namespace
+
+// ------------------------------------------------------------------------- ACC.PLD.ADAPTIVE
+namespace {
+
+// The eight DP-SGD configurations at the accountant's default options (adaptive interval):
+// within 0.1% of dp_accounting's recorded pessimistic ε (bench/data/dp_accounting_pld.json,
+// interval 1e-4) and at least the optimistic PLD of the table (a certified lower bound of the
+// exact ε).
+TEST(ACC_PLD_ADAPTIVE, EightConfigurationsWithinOneThousandthOfDpAccounting) {
+  const json rec = load(DPREF_DP_ACCOUNTING);
+  const json table = load(DPREF_PLD_DPSGD);
+  ASSERT_EQ(rec["rows"].size(), table["configs"].size());
+  for (std::size_t i = 0; i < rec["rows"].size(); ++i) {
+    const auto& r = rec["rows"][i];
+    const auto& t = table["configs"][i];
+    ASSERT_EQ(double(r["q"]), double(t["q"]));
+    ASSERT_EQ(double(r["sigma"]), double(t["sigma"]));
+    A::event<double> e =
+        A::make_event<double>(A::gaussian_mechanism<double>{1.0, r["sigma"]}, r["steps"]);
+    if (double(r["q"]) < 1) {
+      A::subsampling<double> s;
+      s.rate = r["q"];
+      e.sampling = s;
+    }
+    A::accounting_options<double> o;
+    o.method = A::accounting_method::pld;
+    o.delta = rec["delta"];
+    const double eps = A::account<double>({e}, o).epsilon;
+    const double dp = r["epsilon"];
+    EXPECT_LE(eps, dp * 1.001) << r.dump();
+    EXPECT_GE(eps, dp * 0.999) << r.dump();
+    EXPECT_GE(eps, double(t["pld_optimistic"])) << r.dump();
+    if (t.contains("exact")) {
+      EXPECT_GE(eps, double(t["exact"]) * (1 - 1e-12)) << r.dump();
     }
   }
 }

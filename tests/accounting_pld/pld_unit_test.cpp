@@ -3,12 +3,16 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <random>
 #include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "accounting_pld/pld_support.hpp"
+#include "dpref/accounting/account_report.hpp"
+#include "dpref/accounting/accountant.hpp"
 #include "dpref/accounting/accounting.hpp"
 #include "dpref/accounting/pld.hpp"
 
@@ -650,3 +654,256 @@ TEST(ACC_PLD_QUERY, ProfileMatchesPointQueries) {
 }
 
 }  // namespace
+
+// ------------------------------------------------------------------------------ ACC.PLD.POWER
+namespace power {
+
+/// The same self-composition by repeated squaring (the optimistic path's algorithm).
+P::privacy_loss_distribution by_squaring(const P::privacy_loss_distribution& a, std::uint64_t k,
+                                         P::options o) {
+  o.squaring = true;
+  return P::self_compose(a, k, o);
+}
+
+TEST(ACC_PLD_POWER, CertifiedAboveTheClosedFormAndAgreesWithSquaring) {
+  struct C {
+    double sigma;
+    std::uint64_t k;
+    double delta, h;
+  };
+  for (const C c : {C{5.0, 100, 1e-5, 5e-3}, C{2.0, 30, 1e-6, 5e-3}, C{10.0, 1000, 1e-8, 5e-3},
+                    C{0.5, 4, 1e-3, 1e-3}, C{20.0, 100000, 1e-5, 2e-3}}) {
+    const double mu = std::sqrt(static_cast<double>(c.k)) / c.sigma;
+    const auto [lo, hi] = gauss_eps_bracket(mu, c.delta);
+    const auto o = opts(c.h, estimate::pessimistic);
+    const auto d = P::discretise(P::gaussian(1, c.sigma), o);
+    const auto pw = P::self_compose(d, c.k, o);
+    const auto sq = by_squaring(d, c.k, o);
+    const double ep = pw.epsilon_for_delta(c.delta), es = sq.epsilon_for_delta(c.delta);
+    EXPECT_GE(ep, lo) << "sigma " << c.sigma << " k " << c.k;
+    EXPECT_LE(ep, hi * 1.002) << "sigma " << c.sigma << " k " << c.k;
+    // the power is about as tight as squaring (whose truncations charge more mass)
+    EXPECT_LE(ep, es * (1 + 1e-5)) << "sigma " << c.sigma << " k " << c.k;
+    EXPECT_GE(ep, es * (1 - 2e-3)) << "sigma " << c.sigma << " k " << c.k;
+    EXPECT_LT(pw.remove.error, 1e-8);
+    for (const double e : kEps) EXPECT_GE(pw.delta_for_epsilon(e), gauss_delta(mu, e) * kLo) << e;
+  }
+}
+
+TEST(ACC_PLD_POWER, SubsampledGaussianBothDirectionsAgreeWithSquaring) {
+  const auto o = opts(2e-3, estimate::pessimistic);
+  const auto d = P::discretise(P::subsample(P::gaussian(1, 1), P::sampling::poisson(0.05)), o);
+  const auto pw = P::self_compose(d, 1000, o);
+  const auto sq = by_squaring(d, 1000, o);
+  ASSERT_TRUE(pw.add.has_value());
+  for (const double eps : {-0.5, 0.0, 0.5, 1.0, 2.0, 3.0}) {
+    EXPECT_NEAR(pw.remove.delta_for_epsilon(eps), sq.remove.delta_for_epsilon(eps), 1e-8) << eps;
+    EXPECT_NEAR(pw.add->delta_for_epsilon(eps), sq.add->delta_for_epsilon(eps), 1e-8) << eps;
+  }
+}
+
+TEST(ACC_PLD_POWER, ChernoffWindowHoldsTheMass) {
+  // the k-fold mass outside the Chernoff edges (computed exactly by squaring with a tiny
+  // truncation) is below the tail bound used
+  const auto o = opts(5e-3, estimate::pessimistic, 1e-30);
+  const auto d = P::discretise(P::subsample(P::gaussian(1, 0.8), P::sampling::poisson(0.02)), o);
+  const std::uint64_t k = 64;
+  const long double tau = 1e-12L;
+  const double lo = P::detail::chernoff_edge(d.remove.masses, 64.0, tau, false);
+  const double hi = P::detail::chernoff_edge(d.remove.masses, 64.0, tau, true);
+  const auto sq = by_squaring(d, k, o).remove;
+  long double below = 0, above = 0;
+  for (std::size_t j = 0; j < sq.masses.size(); ++j) {
+    const double rel =
+        static_cast<double>(sq.offset - 64 * d.remove.offset) + static_cast<double>(j);
+    if (rel < lo) below += sq.masses[j];
+    if (rel > hi) above += sq.masses[j];
+  }
+  EXPECT_LE(below, tau);
+  EXPECT_LE(above, tau);
+  // the window is a real cut of the k-fold support
+  EXPECT_LT(hi - lo, 64.0 * static_cast<double>(d.remove.masses.size() - 1));
+}
+
+TEST(ACC_PLD_POWER, NegativeControlUnchargedWindowTailsBreakTheUpperBound) {
+  // a window cut at tail mass 1e-4: certified while the cut mass is charged; dropping the
+  // charge (infinity mass and error) puts δ below the exact value
+  auto o = opts(5e-3, estimate::pessimistic, 4e-4);
+  const auto d = P::discretise(P::gaussian(1, 1), o);
+  auto pw = P::self_compose(d, 4, o);
+  const double mu = 2.0, eps = 6.0;
+  EXPECT_GE(pw.delta_for_epsilon(eps), gauss_delta(mu, eps) * kLo);
+  pw.remove.infinity_mass = 0;
+  pw.remove.error = 0;
+  EXPECT_LT(pw.delta_for_epsilon(eps), gauss_delta(mu, eps));
+}
+
+TEST(ACC_PLD_POWER, WorkBoundRefusesHugeCountsQuickly) {
+  const auto o = opts(1e-3, estimate::pessimistic);
+  const auto d = P::discretise(P::subsample(P::gaussian(1, 1), P::sampling::poisson(0.01)), o);
+  try {
+    (void)P::self_compose(d, 1000000000000ULL, o);
+    ADD_FAILURE() << "no refusal";
+  } catch (const std::domain_error& e) {
+    EXPECT_NE(std::string(e.what()).find("raise pld_max_points"), std::string::npos) << e.what();
+  }
+  auto big = o;
+  big.max_points = 64;
+  EXPECT_THROW((void)P::discretise(P::gaussian(1, 1), big), std::domain_error);
+}
+
+}  // namespace power
+
+// ------------------------------------------------------------------ accountant-level PLD claims
+namespace acct_claims {
+
+namespace A = dpref::accounting;
+
+A::event<double> gaussian_event(double sigma, long long count, double q = 1) {
+  A::event<double> e = A::make_event<double>(A::gaussian_mechanism<double>{1.0, sigma}, count);
+  if (q < 1) {
+    A::subsampling<double> s;
+    s.rate = q;
+    e.sampling = s;
+  }
+  return e;
+}
+
+A::accounting_options<double> pld_options(double delta = 1e-5) {
+  A::accounting_options<double> o;
+  o.method = A::accounting_method::pld;
+  o.delta = delta;
+  return o;
+}
+
+TEST(ACC_PLD_GAUSS_CLOSED, GaussianLedgersAreTheExactCompositionWhateverTheCount) {
+  // count 10^12 finishes at once: the composition is one Gaussian with mu = 10^6 / sigma
+  const auto t0 = std::chrono::steady_clock::now();
+  const auto g = A::account<double>({gaussian_event(1e6, 1000000000000LL)}, pld_options());
+  EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), 5.0);
+  const auto [lo, hi] = gauss_eps_bracket(1.0, 1e-5);
+  EXPECT_GE(g.epsilon, lo);
+  EXPECT_LE(g.epsilon, hi * (1 + 1e-12));
+  // heterogeneous: sigma 1 (x3) and 2 (x4) is mu^2 = 3 + 1 = 4; Poisson rate 1 is no sampling
+  const auto h =
+      A::account<double>({gaussian_event(1, 3), gaussian_event(2, 4, 1.0)}, pld_options());
+  const auto [lo2, hi2] = gauss_eps_bracket(2.0, 1e-5);
+  EXPECT_GE(h.epsilon, lo2);
+  EXPECT_LE(h.epsilon, hi2 * (1 + 1e-12));
+  // with a subsampled event as well: the pooled Gaussian is discretised once; the result lies
+  // between the two parts alone and their sequential sum
+  const auto m = A::account<double>(
+      {gaussian_event(1, 3), gaussian_event(2, 4), gaussian_event(1, 100, 0.01)}, pld_options());
+  const auto sub = A::account<double>({gaussian_event(1, 100, 0.01)}, pld_options());
+  EXPECT_GT(m.epsilon, h.epsilon);
+  EXPECT_GT(m.epsilon, sub.epsilon);
+  EXPECT_LT(m.epsilon, h.epsilon + sub.epsilon);
+}
+
+TEST(ACC_WORK_BOUND, EveryMethodRefusesWorkBeyondItsBoundNamingTheOption) {
+  // PLD: a subsampled Gaussian repeated 10^12 times (the k-fold grid would have ~10^9 points)
+  const auto t0 = std::chrono::steady_clock::now();
+  try {
+    (void)A::account<double>({gaussian_event(1, 1000000000000LL, 0.01)}, pld_options());
+    ADD_FAILURE() << "no refusal";
+  } catch (const std::domain_error& e) {
+    EXPECT_NE(std::string(e.what()).find("pld_max_points"), std::string::npos) << e.what();
+  }
+  EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), 30.0);
+  // RDP: 2000 distinct events x 255 orders > a bound of 10^5 evaluations
+  std::vector<A::event<double>> many;
+  for (int i = 0; i < 2000; ++i) many.push_back(gaussian_event(1 + i * 1e-3, 1, 0.01));
+  auto o = pld_options();
+  o.method = A::accounting_method::rdp;
+  o.rdp_max_evaluations = 100000;
+  try {
+    (void)A::account<double>(many, o);
+    ADD_FAILURE() << "no refusal";
+  } catch (const dpref::invalid_parameter& e) {
+    EXPECT_NE(std::string(e.what()).find("rdp_max_evaluations"), std::string::npos) << e.what();
+  }
+  o.method = A::accounting_method::best;  // best runs RDP first: refused too
+  EXPECT_THROW((void)A::account<double>(many, o), dpref::invalid_parameter);
+  // raising the bound accepts the ledger (10 events keep the test short)
+  many.resize(10);
+  o.method = A::accounting_method::rdp;
+  o.rdp_max_evaluations = 2550;
+  EXPECT_NO_THROW((void)A::account<double>(many, o));
+  o.rdp_max_evaluations = 2549;
+  EXPECT_THROW((void)A::account<double>(many, o), dpref::invalid_parameter);
+  // the options validate their ranges
+  o.pld_max_points = 10;
+  EXPECT_THROW(o.validate(), dpref::invalid_parameter);
+}
+
+TEST(ACC_PLD_ADAPTIVE, RefinedIntervalIsTighterAndStillCertified) {
+  // (0.004, 1, 2.5e4): the fixed interval 1e-3 is 0.3% above the truth, the adaptive one within
+  // 0.05%; both above the optimistic lower bound 3.6063 (spec/accounting_pld.md table)
+  auto o = pld_options();
+  const auto e = gaussian_event(1, 25000, 0.004);
+  const double adaptive = A::account<double>({e}, o).epsilon;
+  o.pld_adaptive = false;
+  const double fixed = A::account<double>({e}, o).epsilon;
+  EXPECT_LT(adaptive, fixed);
+  EXPECT_GE(adaptive, 3.6063);
+  EXPECT_LE(adaptive, 3.6063 * 1.001);
+  EXPECT_GT(fixed, 3.6063 * 1.002);
+}
+
+}  // namespace acct_claims
+
+// ------------------------------------------------------------------------- ACC.LEDGER.ALONE
+TEST(ACC_LEDGER_ALONE, OneEventIsItsTotalAndRepeatedEventsAreAccountedOnce) {
+  namespace A = dpref::accounting;
+  namespace io = dpref::io;
+  const std::string one = R"({"accounting": {"method": "pld", "delta": "1e-5"},
+    "events": [{"mechanism": "gaussian", "sensitivity": "1", "sigma": "1.1", "count": 1000,
+                "sampling": {"scheme": "poisson", "rate": "0.01", "sample_size": 0,
+                             "population": 0, "neighbouring": "add_remove"}}]})";
+  const auto d1 = io::document::parse(one, "one.json");
+  const auto r1 = A::account_document<double>(io::node(d1));
+  ASSERT_EQ(r1.alone.size(), 1u);
+  EXPECT_EQ(r1.alone[0].epsilon, r1.total.epsilon);
+  EXPECT_EQ(r1.json["events"][0]["alone"], r1.json["guarantee"]);
+  // three events, two of them identical: the alone figures are those of each event accounted
+  // by itself
+  const std::string three = R"({"accounting": {"method": "pld", "delta": "1e-5"},
+    "events": [{"mechanism": "gaussian", "sensitivity": "1", "sigma": "2", "count": 10},
+               {"mechanism": "laplace", "sensitivity": "1", "scale": "4", "count": 1},
+               {"mechanism": "gaussian", "sensitivity": "1", "sigma": "2", "count": 10}]})";
+  const auto d3 = io::document::parse(three, "three.json");
+  const auto r3 = A::account_document<double>(io::node(d3));
+  ASSERT_EQ(r3.alone.size(), 3u);
+  const auto& ev = r3.l.events();
+  for (std::size_t i = 0; i < 3; ++i)
+    EXPECT_EQ(r3.alone[i].epsilon, A::account<double>({ev[i]}, r3.l.options()).epsilon) << i;
+  EXPECT_EQ(r3.alone[0].epsilon, r3.alone[2].epsilon);
+  EXPECT_LT(r3.alone[0].epsilon, r3.total.epsilon);
+}
+
+// ---------------------------------------------------------------------- ACC.PLD.LAPLACE.CLOSED
+TEST(ACC_PLD_LAPLACE_CLOSED, OneLaplaceEventIsAnsweredExactly) {
+  namespace A = dpref::accounting;
+  A::accounting_options<double> o;
+  o.method = A::accounting_method::pld;
+  for (const double delta : {1e-6, 1e-3, 0.2}) {
+    o.delta = delta;
+    const auto g =
+        A::account<double>({A::make_event<double>(A::laplace_mechanism<double>{1.0, 0.5}, 1)}, o);
+    // exact: e0 + 2 log(1 - delta), e0 = 2
+    certifier<double> c;
+    const work_real exact = c.in(2.0) + 2 * log1p(-c.in(delta));
+    EXPECT_GE(g.epsilon, static_cast<double>(exact));
+    EXPECT_LE(g.epsilon, static_cast<double>(exact) * (1 + 1e-15));
+    // the discretised PLD (certified) is above it
+    const auto pe = P::discretise(P::laplace(1, 0.5), opts(1e-3, estimate::pessimistic));
+    EXPECT_LE(g.epsilon, pe.epsilon_for_delta(delta));
+    EXPECT_GE(g.epsilon, pe.epsilon_for_delta(delta) - 2e-3);
+  }
+  // delta >= 1 - e^{-e0/2}: epsilon 0
+  o.delta = 0.7;
+  EXPECT_EQ(
+      A::account<double>({A::make_event<double>(A::laplace_mechanism<double>{1.0, 0.5}, 1)}, o)
+          .epsilon,
+      0.0);
+}

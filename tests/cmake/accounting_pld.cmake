@@ -14,5 +14,6 @@ foreach(t accounting_pld_regression accounting_pld_slow)
   target_link_libraries(${t} PRIVATE nlohmann_json::nlohmann_json)
   target_compile_definitions(${t} PRIVATE
     DPREF_PLD_GOLDEN="${CMAKE_CURRENT_SOURCE_DIR}/regression/accounting_pld_golden.json"
-    DPREF_PLD_DPSGD="${CMAKE_CURRENT_SOURCE_DIR}/regression/accounting_pld_dpsgd.json")
+    DPREF_PLD_DPSGD="${CMAKE_CURRENT_SOURCE_DIR}/regression/accounting_pld_dpsgd.json"
+    DPREF_DP_ACCOUNTING="${PROJECT_SOURCE_DIR}/bench/data/dp_accounting_pld.json")
 endforeach()

@@ -274,7 +274,8 @@ def check_perf(d):
         if not rows:
             fail(f"no performance row for {word!r}")
         return rows
-    for word in ("ev Algorithm 2 throughput", "dda", "accel", "auditor", "accountant", "sampler"):
+    for word in ("ev Algorithm 2 throughput", "dda", "accel", "auditor", "accountant", "sampler",
+                 "PLD (q"):
         for p in find(word):
             if p["ratio"] is None:
                 if not p["note"].startswith("absent:"):

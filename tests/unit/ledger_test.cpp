@@ -182,7 +182,8 @@ TEST(ACC_LEDGER_JSON, StrictReaderRefusesWhatWouldWeakenTheResult) {
             "fraction, no exponent), got 1e19");
   EXPECT_EQ(message_of([&] { read(R"({"accounting": {"dleta": 1e-5}, "events": []})"); }),
             "events.json: /accounting has unknown key \"dleta\" (valid keys: conversion, delta, "
-            "fractional_orders, max_order, method, pld_interval)");
+            "fractional_orders, max_order, method, pld_adaptive, pld_interval, pld_max_points, "
+            "rdp_max_evaluations)");
   EXPECT_EQ(message_of([&] { read(R"({"accounting": {"delta": 1e-5}, "events": {}})"); }),
             "events.json: /events must be an array, got {}");
   EXPECT_EQ(

@@ -5,6 +5,8 @@
 // (`dpref.account`), so both give the same document bit for bit.
 #pragma once
 
+#include <map>
+#include <string>
 #include <vector>
 
 #include "dpref/accounting/ledger_json.hpp"
@@ -29,9 +31,20 @@ account_report<Real> account_document(const io::node& n) {
   account_report<Real> r{read_ledger<Real>(n), {}, {}, {}};
   r.total = r.l.total();
   io::json events = io::json::array();
+  // ACC.LEDGER.ALONE: the guarantee of an event alone is computed once per distinct event, and
+  // not at all for a one-event ledger (it is the total): a query does its PLD / RDP work once
+  std::map<std::string, std::size_t> seen;
   for (const auto& e : r.l.events()) {
-    r.alone.push_back(account<Real>({e}, r.l.options()));
     io::json je = event_value(e);
+    const std::string key = je.dump();
+    if (r.l.events().size() == 1) {
+      r.alone.push_back(r.total);
+    } else if (const auto it = seen.find(key); it != seen.end()) {
+      r.alone.push_back(r.alone[it->second]);
+    } else {
+      seen.emplace(key, r.alone.size());
+      r.alone.push_back(account<Real>({e}, r.l.options()));
+    }
     je["alone"] = guarantee_value(r.alone.back());
     events.push_back(je);
   }

@@ -7,6 +7,7 @@
 #include <array>
 #include <cmath>
 #include <iterator>
+#include <limits>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -55,7 +56,10 @@ struct accounting_options {
   long long max_order = 256;       ///< RDP orders 2, 3, …, max_order
   bool fractional_orders = false;  ///< add 1.1, 1.2, …, 10.9 to the RDP grid (slow)
   conversion_method conversion = conversion_method::balle2020;
-  double pld_interval = 1e-3;  ///< PLD grid spacing of the privacy loss
+  double pld_interval = 1e-3;            ///< PLD grid spacing of the privacy loss (the coarsest)
+  bool pld_adaptive = true;              ///< refine pld_interval per ledger (ACC.PLD.ADAPTIVE)
+  long long pld_max_points = 1LL << 23;  ///< PLD work bound (ACC.WORK.BOUND)
+  long long rdp_max_evaluations = 100000000;  ///< RDP work bound (ACC.WORK.BOUND)
 
   template <class V>
   void fields(V&& v) {
@@ -66,7 +70,16 @@ struct accounting_options {
       "also the orders 1.1, 1.2, ..., 10.9 (certified; about 50 ms per order and subsampled "
       "event)");
     v("conversion", conversion, "RDP -> (ε, δ) rule: balle2020 or mironov");
-    v("pld_interval", pld_interval, "PLD discretisation interval, in [1e-5, 0.1]");
+    v("pld_interval", pld_interval,
+      "PLD discretisation interval, in [1e-5, 0.1] (the coarsest one with pld_adaptive)");
+    v("pld_adaptive", pld_adaptive,
+      "refine the PLD interval down to pld_interval/16 from each event's loss variance");
+    v("pld_max_points", pld_max_points,
+      "PLD work bound: grid points over all discretisations and per composition, in [64, "
+      "2^28]");
+    v("rdp_max_evaluations", rdp_max_evaluations,
+      "RDP work bound: events x orders evaluated (fractional orders of subsampled events count "
+      "100), >= 1");
   }
   /// @throws invalid_parameter naming the field
   void validate() const {
@@ -74,6 +87,9 @@ struct accounting_options {
     c.delta("delta", delta);
     c.at_least<long long>("max_order", max_order, 2, 4096);
     c.in_closed("pld_interval", pld_interval, 1e-5, 0.1, "in [1e-5, 0.1]");
+    c.at_least<long long>("pld_max_points", pld_max_points, 64, 1LL << 28);
+    c.at_least<long long>("rdp_max_evaluations", rdp_max_evaluations, 1,
+                          std::numeric_limits<long long>::max());
   }
   /// The RDP order grid: 2..max_order, with 1.1..10.9 (integers excluded) if fractional_orders.
   [[nodiscard]] std::vector<Real> orders() const {

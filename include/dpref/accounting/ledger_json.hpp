@@ -127,6 +127,13 @@ io::json ledger_value(const ledger<Real>& l) {
   for (const auto& e : l.events()) ev.push_back(event_value(e));
   io::json out = io::json::object();
   out["accounting"] = io::fields_value(l.options());
+  // the work bounds and pld_adaptive are written only when they differ from their defaults
+  // (ledgers of default runs keep the keys they had before these options existed)
+  const accounting_options<Real> def{};
+  if (l.options().pld_adaptive == def.pld_adaptive) out["accounting"].erase("pld_adaptive");
+  if (l.options().pld_max_points == def.pld_max_points) out["accounting"].erase("pld_max_points");
+  if (l.options().rdp_max_evaluations == def.rdp_max_evaluations)
+    out["accounting"].erase("rdp_max_evaluations");
   out["events"] = std::move(ev);
   return out;
 }

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "dpref/accounting/accounting_options.hpp"
+#include "dpref/accounting/analytic_gaussian.hpp"
 #include "dpref/accounting/budget_exceeded.hpp"
 #include "dpref/accounting/certified.hpp"
 #include "dpref/accounting/composition.hpp"
@@ -140,26 +141,95 @@ bool pld_supported(const std::vector<event<Real>>& events, std::string& why) {
   return true;
 }
 
-/// The PLD method (file comment). @spec ACC.ACCOUNT.PLD
+/// Loss variance (under P, finite part) of a discretised direction.
+inline double loss_variance(const pld::discrete_pld& d) {
+  long double s0 = 0, s1 = 0, s2 = 0;
+  for (std::size_t j = 0; j < d.masses.size(); ++j) {
+    const long double l = d.loss(j), m = d.masses[j];
+    s0 += m;
+    s1 += m * l;
+    s2 += m * l * l;
+  }
+  if (!(s0 > 0)) return 0;
+  const long double mean = s1 / s0;
+  return static_cast<double>(std::max<long double>(0, s2 / s0 - mean * mean));
+}
+
+/// The interval of the PLD method (ACC.PLD.ADAPTIVE): options.pld_interval, refined for every
+/// event of count >= 2 until the variance the pessimistic discretisation adds (at most h²/4
+/// per step) is at most 2^-10 of the event's loss variance (estimated from a discretisation at
+/// pld_interval, less that interval's h²/4); never below pld_interval / 16. Only the accuracy
+/// depends on this choice; every interval gives a certified result.
+inline double adaptive_interval(const std::vector<std::pair<pld::mechanism, long long>>& ms,
+                                const pld::options& coarse) {
+  double h = coarse.interval;
+  for (const auto& [m, count] : ms) {
+    if (count < 2) continue;
+    const pld::privacy_loss_distribution d = pld::discretise(m, coarse);
+    double var = loss_variance(d.remove);
+    if (d.add) var = std::min(var, loss_variance(*d.add));
+    var -= coarse.interval * coarse.interval / 4;
+    if (!(var > 0)) {
+      h = std::min(h, coarse.interval / 16);
+      continue;
+    }
+    const double want = std::sqrt(4 * std::ldexp(var, -10));
+    h = std::min(h, std::max(want, coarse.interval / 16));
+  }
+  return h;
+}
+
+/// The PLD method (file comment). A ledger of one Laplace event is answered by its exact ε(δ).
+/// Gaussian events without subsampling are composed exactly
+/// first (one Gaussian with μ² = Σ count·Δ²/σ², ACC.PLD.GAUSS.CLOSED): a ledger of only such
+/// events is answered by the exact Balle–Wang ε of that Gaussian, otherwise the Gaussian is
+/// discretised once. Work bound: options.pld_max_points grid points over all discretisations
+/// and for every composition (ACC.WORK.BOUND).
+/// @spec ACC.ACCOUNT.PLD ACC.PLD.GAUSS.CLOSED ACC.PLD.LAPLACE.CLOSED ACC.WORK.BOUND
 template <real_scalar Real>
 guarantee<Real> account_pld(const std::vector<event<Real>>& events,
                             const accounting_options<Real>& opt) {
   std::string why;
   if (!pld_supported(events, why))
     param_checker("accounting").fail("method", "rdp or best for this ledger: " + why, "pld");
+  // one Laplace mechanism: δ(ε) = 1 − e^{(ε − e0)/2} on [0, e0], e0 = Δ/b (ACC.PLD.LAPLACE.CLOSED)
+  if (events.size() == 1 && events[0].joint.empty() && !events[0].sampling &&
+      events[0].count == 1 && opt.delta > Real(0))
+    if (const auto* lap = std::get_if<laplace_mechanism<Real>>(&events[0].what)) {
+      certifier<Real> c;
+      using std::log1p;
+      const work_real e0 = c.in(lap->sensitivity) / c.in(lap->scale);
+      const work_real e = e0 + 2 * log1p(-c.in(opt.delta));
+      guarantee<Real> g;
+      g.epsilon = e > 0 ? c.up(e, e0) : Real(0);
+      g.delta = opt.delta;
+      g.method = accounting_method::pld;
+      return g;
+    }
   pld::options po;
   po.interval = opt.pld_interval;
-  std::vector<pld::privacy_loss_distribution> plds;
+  po.max_points = static_cast<std::size_t>(opt.pld_max_points);
+  std::vector<std::pair<pld::mechanism, long long>> mechs;
   std::vector<approx_dp<Real>> fixed_parts;
+  certifier<Real> cert;  // working precision for the pooled Gaussian's μ²
+  work_real mu2(0);
+  bool gaussians = false;
   for (const auto& e : events) {
+    // Poisson sampling at rate 1 keeps every record: the event is the Gaussian itself
+    const bool unsampled = !e.sampling || (e.sampling->scheme == sampling_scheme::poisson &&
+                                           e.sampling->rate == Real(1));
+    if (e.joint.empty() && unsampled)
+      if (const auto* g = std::get_if<gaussian_mechanism<Real>>(&e.what)) {
+        const work_real r = cert.in(g->sensitivity) / cert.in(g->sigma);
+        mu2 += work_real(static_cast<double>(e.count)) * r * r;
+        gaussians = true;
+        continue;
+      }
     std::optional<approx_dp<Real>> fixed;
     std::string w;
     const std::optional<pld::mechanism> m = pld_of(e, fixed, w);
     if (fixed) fixed_parts.push_back(compose_homogeneous(*fixed, e.count));
-    if (!m) continue;
-    pld::privacy_loss_distribution d = pld::discretise(*m, po);
-    if (e.count > 1) d = pld::self_compose(d, static_cast<std::uint64_t>(e.count), po);
-    plds.push_back(std::move(d));
+    if (m) mechs.emplace_back(*m, e.count);
   }
   guarantee<Real> g;
   std::vector<approx_dp<Real>> parts;
@@ -167,9 +237,30 @@ guarantee<Real> account_pld(const std::vector<event<Real>>& events,
     g.approx_part = compose_sequential(fixed_parts);
     parts.push_back(g.approx_part);
   }
-  if (!plds.empty()) {
-    if (!(opt.delta > Real(0)))
-      param_checker("accounting").fail("delta", "> 0 to read ε from the PLD", opt.delta);
+  if ((gaussians || !mechs.empty()) && !(opt.delta > Real(0)))
+    param_checker("accounting").fail("delta", "> 0 to read ε from the PLD", opt.delta);
+  if (gaussians) {
+    using std::sqrt;
+    const Real mu = cert.up(sqrt(mu2));
+    if (mechs.empty()) {
+      parts.push_back(analytic_gaussian_privacy<Real>(mu, Real(1), opt.delta));
+    } else {
+      mechs.emplace_back(pld::gaussian(to_double_directed(mu, true), 1.0), 1);
+    }
+  }
+  if (!mechs.empty()) {
+    if (opt.pld_adaptive) po.interval = adaptive_interval(mechs, po);
+    std::vector<pld::privacy_loss_distribution> plds;
+    std::size_t budget = po.max_points;
+    for (const auto& [m, count] : mechs) {
+      pld::options pe = po;
+      pe.max_points = budget;  // discretisations share the bound
+      pld::privacy_loss_distribution d = pld::discretise(m, pe);
+      const std::size_t used = d.remove.masses.size() + (d.add ? d.add->masses.size() : 0);
+      budget = budget > used ? budget - used : 64;
+      if (count > 1) d = pld::self_compose(d, static_cast<std::uint64_t>(count), po);
+      plds.push_back(std::move(d));
+    }
     const pld::privacy_loss_distribution total = pld::compose_all(std::move(plds), po);
     const double d = to_double_directed(opt.delta, false);  // a smaller δ only raises ε
     const double eps = total.epsilon_for_delta(d);

@@ -40,6 +40,10 @@ struct options {
   double interval = 1e-3;    ///< grid spacing h of the privacy loss
   double tail_mass = 1e-15;  ///< mass per truncation (discretisation range, each composition)
   estimate kind = estimate::pessimistic;
+  /// work bound: grid points of a discretisation or composition (refused beyond, naming it)
+  std::size_t max_points = std::size_t{1} << 23;
+  /// self_compose by repeated squaring even when pessimistic (the FFT power is the default)
+  bool squaring = false;
 };
 
 /// One point of a privacy profile.

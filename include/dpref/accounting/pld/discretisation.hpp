@@ -26,6 +26,8 @@ inline void validate_options(const char* fn, const options& o) {
     fail_domain(fn, "options.interval", "in [1e-7, 1]", o.interval);
   if (!std::isfinite(o.tail_mass) || !(o.tail_mass > 0) || o.tail_mass > 1e-3)
     fail_domain(fn, "options.tail_mass", "in (0, 1e-3]", o.tail_mass);
+  if (o.max_points < 64 || o.max_points > (std::size_t{1} << 28))
+    fail_domain(fn, "options.max_points", "in [64, 2^28]", o.max_points);
 }
 
 /// Upper bound of P(finite L > l) and of P(L <= l) of a law.
@@ -96,6 +98,15 @@ inline std::pair<std::int64_t, std::int64_t> grid_range(const direction_law& law
   return {jlo, jhi};
 }
 
+/// The work bound of a discretisation: refuses ranges of more than max_points nodes.
+inline void check_points(const char* fn, std::int64_t jlo, std::int64_t jhi, const options& o) {
+  if (jhi - jlo + 1 > static_cast<std::int64_t>(o.max_points))
+    fail_domain(fn, "grid points of the discretisation",
+                "<= options.max_points = " + std::to_string(o.max_points) +
+                    " (raise pld_max_points, use a coarser pld_interval or the RDP accountant)",
+                jhi - jlo + 1);
+}
+
 /// Cell masses between two tail evaluations (lower boundary a, upper b): P((a, b]), Q((a, b]).
 inline std::pair<val, val> cell_masses(const tail4& a, const tail4& b) {
   const val p = (a.tp.v <= b.gp.v) ? a.tp - b.tp : b.gp - a.gp;
@@ -112,6 +123,7 @@ inline ld pos(ld x) { return x > 0 ? x : 0; }
 inline discrete_pld discretise_pessimistic(const direction_law& law, const options& o) {
   const double h = o.interval;
   const auto [jlo, jhi] = grid_range(law, h, o.tail_mass);
+  check_points("pld::discretise", jlo, jhi, o);
   const auto n = static_cast<std::size_t>(jhi - jlo + 1);
   std::vector<ld> node(n), acc(n, 0);
   std::vector<int> cnt(n, 0);
@@ -180,6 +192,7 @@ inline discrete_pld discretise_optimistic(const direction_law& law, const option
   constexpr int kSub = 2;
   const double h = o.interval;
   const auto [jlo, jhi] = grid_range(law, h, o.tail_mass);
+  check_points("pld::discretise", jlo, jhi, o);
   const auto n = static_cast<std::size_t>(jhi - jlo + 1);
   std::vector<ld> node(n);
   for (std::size_t i = 0; i < n; ++i) node[i] = node_up(jlo + static_cast<std::int64_t>(i), h);

@@ -18,6 +18,7 @@
 #include <limits>
 #include <optional>
 #include <stdexcept>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -25,6 +26,7 @@
 #include "dpref/accounting/pld/discretisation.hpp"
 #include "dpref/accounting/pld/fft.hpp"
 #include "dpref/accounting/pld/mechanisms.hpp"
+#include "dpref/accounting/pld/power.hpp"
 #include "dpref/error.hpp"
 
 namespace dpref::accounting::pld {
@@ -77,7 +79,8 @@ inline long double sum_of(const std::vector<double>& m) {
 
 /// Composition of two discrete PLDs of the same kind and grid.
 inline discrete_pld compose_one(const discrete_pld& a, const discrete_pld& b, double tau,
-                                fft_plan& plan, double weight = 1) {
+                                fft_plan& plan, double weight = 1,
+                                std::size_t max_points = std::size_t{1} << 26) {
   if (a.kind != b.kind)
     fail_argument("pld::compose", "b.kind", "equal to a.kind", static_cast<int>(b.kind));
   if (a.interval != b.interval)
@@ -86,6 +89,11 @@ inline discrete_pld compose_one(const discrete_pld& a, const discrete_pld& b, do
   if (a.masses.size() + b.masses.size() > (std::size_t{1} << 26))
     fail_domain("pld::compose", "grid points of the composition",
                 "<= 2^26 (512 MiB): use a coarser interval or the RDP accountant",
+                a.masses.size() + b.masses.size());
+  if (a.masses.size() + b.masses.size() > max_points)
+    fail_domain("pld::compose", "grid points of the composition",
+                "<= options.max_points = " + std::to_string(max_points) +
+                    " (raise pld_max_points, use a coarser pld_interval or the RDP accountant)",
                 a.masses.size() + b.masses.size());
   discrete_pld c;
   c.kind = a.kind;
@@ -284,9 +292,10 @@ inline privacy_loss_distribution compose(const privacy_loss_distribution& a,
   detail::validate_options("pld::compose", o);
   detail::fft_plan plan;
   privacy_loss_distribution c;
-  c.remove = detail::compose_one(a.remove, b.remove, o.tail_mass, plan);
+  c.remove = detail::compose_one(a.remove, b.remove, o.tail_mass, plan, 1, o.max_points);
   if (!a.symmetric() || !b.symmetric())
-    c.add = detail::compose_one(a.add_or_remove(), b.add_or_remove(), o.tail_mass, plan);
+    c.add = detail::compose_one(a.add_or_remove(), b.add_or_remove(), o.tail_mass, plan, 1,
+                                o.max_points);
   return c;
 }
 
@@ -302,10 +311,11 @@ inline privacy_loss_distribution compose_all(std::vector<privacy_loss_distributi
     next.reserve((list.size() + 1) / 2);
     for (std::size_t i = 0; i + 1 < list.size(); i += 2) {
       privacy_loss_distribution c;
-      c.remove = detail::compose_one(list[i].remove, list[i + 1].remove, o.tail_mass, plan);
+      c.remove = detail::compose_one(list[i].remove, list[i + 1].remove, o.tail_mass, plan, 1,
+                                     o.max_points);
       if (!list[i].symmetric() || !list[i + 1].symmetric())
         c.add = detail::compose_one(list[i].add_or_remove(), list[i + 1].add_or_remove(),
-                                    o.tail_mass, plan);
+                                    o.tail_mass, plan, 1, o.max_points);
       next.push_back(std::move(c));
     }
     if (list.size() % 2) next.push_back(std::move(list.back()));
@@ -314,16 +324,23 @@ inline privacy_loss_distribution compose_all(std::vector<privacy_loss_distributi
   return std::move(list.front());
 }
 
-/// k-fold self-composition by repeated squaring: O(log k) convolutions. A truncation of an
-/// intermediate result holding c copies uses the tail mass options.tail_mass·c/k, so each
-/// truncation contributes at most options.tail_mass to the final δ.
-/// @spec ACC.PLD.SELFCOMPOSE
+/// k-fold self-composition. Pessimistic: one FFT, a pointwise k-th power and one inverse FFT
+/// on a window chosen by Chernoff bounds (pld/power.hpp, ACC.PLD.POWER), then a truncation
+/// with options.tail_mass. Optimistic: repeated squaring, O(log k) convolutions; a truncation
+/// of an intermediate result holding c copies uses the tail mass options.tail_mass·c/k, so
+/// each truncation contributes at most options.tail_mass to the final δ.
+/// @spec ACC.PLD.SELFCOMPOSE ACC.PLD.POWER
 inline privacy_loss_distribution self_compose(const privacy_loss_distribution& a, std::uint64_t k,
                                               const options& o = {}) {
   detail::validate_options("pld::self_compose", o);
   if (k < 1) fail_domain("pld::self_compose", "k", ">= 1", k);
   detail::fft_plan plan;
   auto power = [&](const discrete_pld& base0) {
+    if (base0.kind == estimate::pessimistic && k > 1 && !o.squaring) {
+      discrete_pld c = detail::fft_power(base0, k, o.tail_mass, o.max_points);
+      detail::truncate(c, o.tail_mass);
+      return c;
+    }
     const double kk = static_cast<double>(k);
     discrete_pld base = base0;
     std::optional<discrete_pld> result;
@@ -333,7 +350,7 @@ inline privacy_loss_distribution self_compose(const privacy_loss_distribution& a
         if (result) {
           cr += cb;
           result = detail::compose_one(*result, base, o.tail_mass * static_cast<double>(cr) / kk,
-                                       plan, kk / static_cast<double>(cr));
+                                       plan, kk / static_cast<double>(cr), o.max_points);
         } else {
           result = base;
           cr = cb;
@@ -343,7 +360,7 @@ inline privacy_loss_distribution self_compose(const privacy_loss_distribution& a
       if (rem) {
         cb *= 2;
         base = detail::compose_one(base, base, o.tail_mass * static_cast<double>(cb) / kk, plan,
-                                   kk / static_cast<double>(cb));
+                                   kk / static_cast<double>(cb), o.max_points);
       }
     }
     return *result;
