@@ -36,7 +36,9 @@ def main() -> None:
         sys.exit(127)
     sys.stdout.flush()
     sys.stderr.flush()
-    os.execv(exe, [exe] + sys.argv[1:])
+    # argv[0] "dpref" as typed (usage lines, the command `dpref reproduce` records); the tool
+    # finds itself through /proc/self/exe
+    os.execv(exe, ["dpref"] + sys.argv[1:])
 
 
 if __name__ == "__main__":
