@@ -11,8 +11,6 @@ to many digits and dpref's must not be below), then run through the conformance 
 Gaussian events. Exits with status 1 if a check fails.
 """
 import functools
-import os
-import pathlib
 import sys
 
 import mpmath
@@ -55,9 +53,8 @@ print(f"dpref mp50          epsilon = {mpmath.nstr(m, 25)}  (relative difference
 print(f"dpref double        epsilon = {d!r}  (certified: >= exact)")
 ok = rel < 1e-30 and d >= mine and m >= mine
 
-root = os.environ.get("DPREF_SOURCE_DIR") or pathlib.Path(__file__).resolve().parents[2]
-corpus = pathlib.Path(root)
-corpus = corpus / "data" / "conformance" / "accounting" / "events.json"
+# the conformance corpus shipped with the package (data/conformance of the repository)
+corpus = dpref.data_dir() / "conformance" / "accounting" / "events.json"
 if corpus.exists():
     ids = ["accounting/events/gaussian-poisson-mtz/double", "accounting/events/gaussian-poisson-mtz/mp50"]
 

@@ -11,8 +11,6 @@ Run: PYTHONPATH=build/release/python python3 examples/python/cross_check_sampler
 4. The conformance corpus: dpref.conformance.check runs the samplers family on your sampler.
 Exits with status 1 if a check fails.
 """
-import os
-import pathlib
 import sys
 
 import mpmath
@@ -71,10 +69,8 @@ p = stats.kstest(big, stats.laplace(scale=1.5).cdf).pvalue
 print(f"3. KS test of 10^5 dpref Laplace(1.5) draws: p = {p:.3g} (rejected if < 1e-6)")
 ok &= p > 1e-6
 
-# 4. conformance corpus (data/conformance of the repository)
-root = os.environ.get("DPREF_SOURCE_DIR") or pathlib.Path(__file__).resolve().parents[2]
-corpus = pathlib.Path(root)
-corpus = corpus / "data" / "conformance" / "random" / "samplers-double.json"
+# 4. the conformance corpus shipped with the package (data/conformance of the repository)
+corpus = dpref.data_dir() / "conformance" / "random" / "samplers-double.json"
 if corpus.exists():
     def implementation(op, input):
         if op == "sample" and input["distribution"] == "laplace" and input["precision"] == "double":

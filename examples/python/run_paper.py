@@ -19,7 +19,6 @@ and plots the (non-private) objective trace with matplotlib's Agg backend to a t
 import argparse
 import json
 import os
-import pathlib
 import sys
 import tempfile
 
@@ -27,7 +26,7 @@ import numpy as np
 
 import dpref
 
-ROOT = pathlib.Path(os.environ.get("DPREF_SOURCE_DIR", pathlib.Path(__file__).resolve().parents[2]))
+ROOT = dpref.data_dir()  # the files shipped with the package: examples/pwa.json
 
 
 def main() -> int:

@@ -15,25 +15,64 @@ command-line tool uses, so every result equals the CLI's bit for bit (spec/pytho
   ``dpref.linesearch``, ``dpref.dda``, ``dpref.pwa``, ``dpref.accel``:
   ``dpref.<paper>.run(config, *, precision="double", **params) -> Result`` (one generic module
   per name, made from :func:`papers`; see :mod:`dpref._paper`).
+- :func:`data_dir` — the files shipped with the installation (conformance corpus, example
+  configurations, Python examples); ``python -m dpref ARGS`` (or the ``dpref`` command a wheel
+  installs) runs the bundled command-line tool (:mod:`dpref.__main__`).
 
 Errors: ``ValueError`` for invalid input (the C++ message), :class:`BudgetExceeded` when a
 requested privacy budget would be exceeded, ``RuntimeError`` otherwise.
 """
 import os as _os
+import pathlib as _pathlib
+
+# The files shipped with dpref (spec/architecture.md ARCH.INSTALL): the conformance corpus, the
+# example configurations, ev's base-load profile, the plot scripts. Searched relative to this
+# package, never in a source tree: a wheel's own dpref/share/dpref, the build tree's
+# build/<preset>/share/dpref (links to the sources), `cmake --install`'s <prefix>/share/dpref.
+_DATA_DIR_CANDIDATES = ("share/dpref", "../../share/dpref", "../../../../share/dpref")
+
+
+def _shipped_data_dir():
+    here = _os.path.dirname(_os.path.abspath(__file__))
+    for up in _DATA_DIR_CANDIDATES:
+        d = _os.path.normpath(_os.path.join(here, up))
+        if _os.path.isdir(d):
+            return d
+    return None
+
+
+def data_dir() -> _pathlib.Path:
+    """The folder of the files shipped with this installation of dpref (``share/dpref``).
+
+    It holds the conformance corpus (``conformance/``, e.g.
+    ``dpref.conformance.check(fn, dpref.data_dir() / "conformance" / "accounting")``), the example
+    configurations of every paper (``examples/<paper>.json``) and the Python examples
+    (``examples/python/``), ev's base-load profile (``ev/``) and the plot scripts
+    (``scripts/``). It is found relative to the package: ``dpref/share/dpref`` of a wheel, the
+    build tree's ``share/dpref`` or ``<prefix>/share/dpref`` after ``cmake --install``.
+
+    Raises ``FileNotFoundError`` naming the places searched if the package was copied without
+    its data.
+    """
+    d = _shipped_data_dir()
+    if d is None:
+        here = _os.path.dirname(_os.path.abspath(__file__))
+        looked = ", ".join(_os.path.normpath(_os.path.join(here, up))
+                           for up in _DATA_DIR_CANDIDATES)
+        raise FileNotFoundError(f"dpref.data_dir: the shipped data folder was not found "
+                                f"(looked in: {looked})")
+    return _pathlib.Path(d)
 
 
 def _default_data_dir() -> None:
-    # shipped data files (e.g. ev's base-load profile, io/data_path.hpp) live in
-    # <prefix>/share/dpref; the C++ looks next to the running executable, which for Python is the
-    # interpreter, so point DPREF_DATA_DIR at the package's own prefix unless the user set it
+    # the C++ looks for shipped data files (io/data_path.hpp: `shipped:ev/...`) in
+    # $DPREF_DATA_DIR, then next to the running executable, which for Python is the
+    # interpreter: point DPREF_DATA_DIR at the package's own data folder unless the user set it
     if _os.environ.get("DPREF_DATA_DIR"):
         return
-    here = _os.path.dirname(_os.path.abspath(__file__))
-    for up in ("../../share/dpref", "../../../../share/dpref"):  # build tree, installed layout
-        d = _os.path.normpath(_os.path.join(here, up))
-        if _os.path.isdir(d):
-            _os.environ["DPREF_DATA_DIR"] = d
-            return
+    d = _shipped_data_dir()
+    if d is not None:
+        _os.environ["DPREF_DATA_DIR"] = d
 
 
 _default_data_dir()
@@ -62,5 +101,5 @@ def _paper_modules() -> list:
 _PAPER_MODULES = _paper_modules()
 
 __all__ = _PAPER_MODULES + ["Ledger", "PaperModule", "Result", "__version__", "BudgetExceeded", "account", "audit", "audit_mechanisms",
-           "calibrate", "conformance", "distributions", "geometry", "papers", "philox_words",
+           "calibrate", "conformance", "data_dir", "distributions", "geometry", "papers", "philox_words",
            "precision_bits", "run", "sample"]

@@ -1,5 +1,6 @@
 """Type stubs of the dpref package (spec/python.md)."""
 import os
+import pathlib
 from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
 import numpy as np
@@ -36,6 +37,7 @@ def audit(mechanism: Union[str, Callable[..., Any]], *, epsilon: float = ...,
 def papers() -> List[str]: ...
 def run(paper: str, config: Optional[Mapping[str, Any]] = ..., *,
         precision: str = ...) -> Dict[str, Any]: ...
+def data_dir() -> pathlib.Path: ...
 
 from ._paper import Ledger as Ledger, PaperModule as PaperModule, Result as Result
 

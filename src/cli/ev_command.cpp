@@ -18,6 +18,7 @@
 
 #include "commands.hpp"
 #include "dpref/ev/json.hpp"
+#include "dpref/io/data_path.hpp"
 #include "flags.hpp"
 #include "output.hpp"
 #include "paper_command.hpp"
@@ -56,8 +57,7 @@ void add_study_command(CLI::App& group) {
       "study", "The study of ev §VII (Figures 1-4 and the claims): JSON, and PNG with --png-dir");
   struct state {
     flag_set flags;
-    std::string out, png_dir, python = "/usr/bin/python3",
-                              plot_script = "scripts/ev_study_plots.py";
+    std::string out, png_dir, python = "/usr/bin/python3", plot_script;
   };
   auto st = std::make_shared<state>();
   st->flags.add<ev::study::config>(cmd);
@@ -67,13 +67,15 @@ void add_study_command(CLI::App& group) {
                   "also write the PNG plots of the figures there (needs --out)");
   cmd->add_option("--python", st->python, "Python with matplotlib (default: /usr/bin/python3)");
   cmd->add_option("--plot-script", st->plot_script,
-                  "plot script (default: scripts/ev_study_plots.py, from the source folder)");
+                  "plot script (default: the installed share/dpref/scripts/ev_study_plots.py)");
   cmd->callback([st] {
     // every output path is checked before the study starts
     check_output_file(st->out);
     if (!st->png_dir.empty()) {
       if (st->out.empty())
         throw std::invalid_argument("--png-dir needs --out (the plot script reads that file)");
+      if (st->plot_script.empty())  // the shipped one, relative to the installation
+        st->plot_script = io::find_data_file("scripts/ev_study_plots.py");
       if (!std::filesystem::is_regular_file(st->plot_script))
         throw std::invalid_argument("--plot-script must name an existing file, got '" +
                                     st->plot_script + "'");

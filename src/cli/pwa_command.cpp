@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "commands.hpp"
+#include "dpref/io/data_path.hpp"
 #include "dpref/pwa/run_json.hpp"
 #include "dpref/pwa/study_json.hpp"
 #include "flags.hpp"
@@ -66,14 +67,8 @@ std::vector<T> parse_list(const std::string& text, const std::string& what) {
   return v;
 }
 
-std::string default_plot_script() {
-  const std::filesystem::path rel = "scripts/pwa_study_plots.py";
-  if (std::filesystem::exists(rel)) return rel.string();
-  const auto src = std::filesystem::path(__FILE__).parent_path() / "../.." / rel;
-  if (std::filesystem::exists(src)) return src.string();
-  throw std::invalid_argument(
-      "dpref pwa study: scripts/pwa_study_plots.py not found (--plot-script)");
-}
+/// The shipped plot script, found relative to the installation (share/dpref/scripts).
+std::string default_plot_script() { return io::find_data_file("scripts/pwa_study_plots.py"); }
 
 void run_study(const pwa_study_options& o) {
   if (!o.png_dir.empty() && o.out.empty())
@@ -147,7 +142,7 @@ void register_pwa_command(CLI::App& app) {
   study->add_option("--png-dir", so->png_dir, "also write PNG plots there (needs --out)");
   study->add_option("--python", so->python, "Python with matplotlib")->capture_default_str();
   study->add_option("--plot-script", so->plot_script,
-                    "plot script (default: scripts/pwa_study_plots.py)");
+                    "plot script (default: the installed share/dpref/scripts/pwa_study_plots.py)");
   study->callback([so] { run_study(*so); });
 }
 

@@ -91,13 +91,14 @@ std::string commit() {
 #endif
 }
 
+/// Root of the files the claims read by their repository paths (examples/<paper>.json,
+/// tests/regression/data/, data/real/): $DPREF_SOURCE_DIR (a checkout, e.g. with the full data
+/// sets of scripts/real_data.sh) when set, else the installed data folder, which mirrors those
+/// paths (io::find_data_dir: <exe>/../share/dpref; the build tree links them to the sources).
+/// Never a path compiled into the binary. @throws std::invalid_argument if there is none
 std::string source_dir() {
   if (const char* c = std::getenv("DPREF_SOURCE_DIR"); c && *c) return c;
-#ifdef DPREF_SOURCE_DIR
-  return DPREF_SOURCE_DIR;
-#else
-  return ".";
-#endif
+  return io::find_data_dir();
 }
 
 /// --papers: a comma-separated subset of the papers (default: all). @throws invalid_argument
@@ -172,26 +173,39 @@ ojson perf_json(const rp::perf_row& p) {
   return j;
 }
 
-std::string exe_dir() {
-  char buf[4096];
-  const ssize_t n = ::readlink("/proc/self/exe", buf, sizeof buf - 1);
-  if (n <= 0) return ".";
-  buf[n] = '\0';
-  return std::filesystem::path(buf).parent_path().string();
+#ifndef DPREF_PYTHON_INSTALL_DIR
+#define DPREF_PYTHON_INSTALL_DIR "lib/python3/dist-packages"
+#endif
+
+/// The folder holding the Python package `dpref` installed with this binary, relative to it:
+/// build/<preset>/python (build tree: the binary is build/<preset>/src/dpref),
+/// <prefix>/DPREF_PYTHON_INSTALL_DIR (`cmake --install`: <prefix>/bin/dpref) or the
+/// site-packages of a wheel (dpref/bin/dpref); "" when none has it.
+std::string python_package_dir() {
+  namespace fs = std::filesystem;
+  const fs::path exe = io::executable_dir();
+  if (exe.empty()) return {};
+  for (const fs::path& d :
+       {exe / ".." / "python", exe / ".." / DPREF_PYTHON_INSTALL_DIR, exe / ".." / ".."}) {
+    std::error_code ec;
+    if (fs::is_regular_file(d / "dpref" / "__init__.py", ec)) return d.lexically_normal().string();
+  }
+  return {};
 }
 
 /// Samplers vs numpy's Generator: scripts/report_samplers.py writes DIR/samplers.json (rows, or
-/// the reason they are absent). The Python package is looked up next to the build's src/.
+/// the reason they are absent). The Python package is the one installed with this binary
+/// (python_package_dir, put first on PYTHONPATH).
 void sampler_rows(const reproduce_state& st, const std::string& script, bool quick,
                   std::vector<rp::perf_row>& perf) {
   const std::string out = (std::filesystem::path(st.out) / "samplers.json").string();
-  const std::string pkg =
-      (std::filesystem::path(exe_dir()) / ".." / "python").lexically_normal().string();
+  const std::string pkg = python_package_dir();
   std::string why;
   try {
     const char* old = std::getenv("PYTHONPATH");
-    const std::string pp = pkg + (old && *old ? ":" + std::string(old) : std::string());
-    ::setenv("PYTHONPATH", pp.c_str(), 1);
+    const std::string rest = old && *old ? std::string(old) : std::string();
+    const std::string pp = pkg.empty() ? rest : pkg + (rest.empty() ? "" : ":" + rest);
+    if (!pp.empty()) ::setenv("PYTHONPATH", pp.c_str(), 1);
     run_program({st.python, script, "--out", out, "--n", quick ? "1000000" : "10000000"},
                 "dpref reproduce (samplers)");
   } catch (const std::exception& e) {
