@@ -15,12 +15,11 @@ value, which a certified upper bound must never be (the checker reports "BELOW t
 value"); rounded up by a few ulps (np.nextafter), it passes every vector it supports. Exits
 with status 1 unless that is what happens.
 """
-import os
-import pathlib
 import sys
 
 import numpy as np
 
+import dpref
 from dpref import conformance
 
 
@@ -61,8 +60,8 @@ def implementation(round_up):
     return answer
 
 
-root = pathlib.Path(os.environ.get("DPREF_SOURCE_DIR") or pathlib.Path(__file__).resolve().parents[2])
-accounting = root / "data" / "conformance" / "accounting"
+# the corpus shipped with this installation (wheel, cmake --install or the build tree)
+accounting = dpref.data_dir() / "conformance" / "accounting"
 
 naive = conformance.check(implementation(False), accounting, precision="double")
 print("naive float64 accountant:")
