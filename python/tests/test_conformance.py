@@ -174,7 +174,7 @@ def _scaled_iterates(factor):
                 if key in out["iterates"]:
                     arr = np.asarray(out["iterates"][key], dtype=float)
                     out["iterates"][key] = (arr * (1 + factor)).tolist()
-            if "minimiser" in out["non_private"]:
+            if "minimiser" in out.get("non_private", {}):  # absent from private runs
                 m = np.asarray(out["non_private"]["minimiser"], dtype=float)
                 out["non_private"]["minimiser"] = (m * (1 + factor)).tolist()
         return out
