@@ -35,6 +35,8 @@ def main() -> int:
             if len(files) > 1:
                 label += f" [{os.path.basename(path)}]"
             style = "-" if run["algorithm"] == "blsgd" else "--"
+            if "non_private" not in run:  # PRIV.RELEASE: checkpoints only with --diagnostics
+                sys.exit(f"{path}: no checkpoints; run `dpref linesearch mlp --diagnostics`")
             checkpoints = run["non_private"]["checkpoints"]
             it = [c["iteration"] for c in checkpoints]
             axes[0].plot(it, [c["test_accuracy"] for c in checkpoints], style, label=label)

@@ -25,7 +25,7 @@ import dpref
 # shorter runs of examples/<paper>.json (params fields)
 SHORT = {
     "ev": {"iterations": 3, "optimum": False},
-    "linesearch": {"iterations": 5, "max_it": 5},
+    "linesearch": {"iterations": 5, "max_it": 5, "diagnostics": True},
     "dda": {"iterations": 10, "trace_every": 5, "optimum": False, "diagnostics": True},
     "pwa": {"iterations": 20, "trace": True, "diagnostics": True},
     "accel": {},

@@ -33,7 +33,7 @@ void warn_if_over_budget(const io::json& privacy, const std::string& what) {
         stderr,
         "dpref linesearch: WARNING: %s: the certified guarantee (epsilon = %s) exceeds the "
         "requested budget (epsilon = %s): a paper-reproduction setting "
-        "(allow_over_budget); see non_private.paper_claim\n",
+        "(allow_over_budget); see paper_claim\n",
         what.c_str(), privacy["guarantee"]["epsilon"].dump().c_str(),
         privacy["requested"]["epsilon"].dump().c_str());
 }
@@ -61,6 +61,10 @@ void add_json_command(CLI::App& group, const std::string& name, const std::strin
     if (!st->png_dir.empty()) {  // everything the plots need is checked before the work
       if (st->out.empty())
         throw std::invalid_argument("--png-dir needs --out (the plots read the JSON file)");
+      if constexpr (requires { cfg.diagnostics; })  // mlp: the plots show the checkpoints
+        if (!cfg.diagnostics)
+          throw std::invalid_argument(
+              "--png-dir needs --diagnostics (the plots show the non-private checkpoints)");
       plot = cfg.plot_script.empty() ? io::find_data_file("scripts/" + script) : cfg.plot_script;
       check_readable(plot, "--plot-script");
       check_executable(cfg.python, "--python");

@@ -4,9 +4,10 @@ set(LS_DIR ${CMAKE_CURRENT_SOURCE_DIR}/linesearch)
 set(LS_SUBSET ${CMAKE_CURRENT_SOURCE_DIR}/regression/data/linesearch_fertility_3000.csv)
 dpref_add_test(linesearch_tests LABELS unit SOURCES
   ${LS_DIR}/unit_test.cpp ${LS_DIR}/mlp_test.cpp ${LS_DIR}/prop_test.cpp ${LS_DIR}/api_test.cpp
-  ${LS_DIR}/claims.cpp)
+  ${LS_DIR}/claims.cpp ${LS_DIR}/bounds_test.cpp)
 target_compile_definitions(linesearch_tests PRIVATE DPREF_LS_SUBSET="${LS_SUBSET}")
-dpref_add_test(linesearch_audit LABELS audit SOURCES ${LS_DIR}/audit.cpp ${LS_DIR}/noise_test.cpp)
+dpref_add_test(linesearch_audit LABELS audit SOURCES ${LS_DIR}/audit.cpp ${LS_DIR}/noise_test.cpp
+  ${LS_DIR}/bounds_audit.cpp)
 dpref_add_test(linesearch_slow LABELS slow SOURCES ${LS_DIR}/claims.cpp)
 target_compile_definitions(linesearch_slow PRIVATE DPREF_LS_SLOW DPREF_LS_SUBSET="${LS_SUBSET}"
   DPREF_LS_FULL="${PROJECT_SOURCE_DIR}/data/real/fertility.csv")
@@ -48,6 +49,19 @@ if(TARGET dpref_cli)
                      run --algorithm ${a} --synthetic-n 500 --synthetic-d 3)
     set_tests_properties(LS_API_cli_${a} PROPERTIES LABELS unit)
   endforeach()
+  # PRIV.RELEASE: a private run's document has no "non_private" key unless --diagnostics asks
+  # for it, and lists its enforced constants (PRIV.BOUNDS).
+  add_test(NAME PRIV_RELEASE_linesearch_cli_default
+           COMMAND ${LS_DPREF} linesearch run --algorithm blsgd --synthetic-n 300 --synthetic-d 2
+                   --epsilon 1 --max-order 32 --trace)
+  set_tests_properties(PRIV_RELEASE_linesearch_cli_default PROPERTIES LABELS unit
+                       PASS_REGULAR_EXPRESSION "\"enforced\": \\[.*\"constant\": \"C_grad\""
+                       FAIL_REGULAR_EXPRESSION "non_private|training_accuracy")
+  add_test(NAME PRIV_RELEASE_linesearch_cli_diagnostics
+           COMMAND ${LS_DPREF} linesearch run --algorithm blsgd --synthetic-n 300 --synthetic-d 2
+                   --epsilon 1 --max-order 32 --trace --diagnostics)
+  set_tests_properties(PRIV_RELEASE_linesearch_cli_diagnostics PROPERTIES LABELS unit
+                       PASS_REGULAR_EXPRESSION "\"non_private\": {.*\"objective_trace\"")
   # A bad value through a flag and through --params: refused, naming the flag / the JSON path.
   add_test(NAME LS_API_cli_bad_flag COMMAND ${LS_DPREF} linesearch run --epsilon -1)
   set_tests_properties(LS_API_cli_bad_flag PROPERTIES LABELS unit PASS_REGULAR_EXPRESSION
@@ -89,7 +103,7 @@ if(TARGET dpref_cli)
   add_test(NAME linesearch_mlp_full
            COMMAND ${LS_DPREF} linesearch mlp --data-dir ${PROJECT_SOURCE_DIR}/data/real/fashion-mnist
                    --iterations 2000 --eval-every 50 --early-until 200 --early-every 10 --epsilon 2
-                   --delta 1e-5 --seed 1 --out ${PROJECT_BINARY_DIR}/linesearch_mlp.json
+                   --delta 1e-5 --seed 1 --diagnostics --out ${PROJECT_BINARY_DIR}/linesearch_mlp.json
                    --png-dir ${PROJECT_BINARY_DIR}/linesearch_mlp)
   set_tests_properties(linesearch_mlp_full PROPERTIES LABELS slow TIMEOUT 36000)
 endif()

@@ -514,8 +514,8 @@ TEST(LS_MLP_RUN, SamePerIterationRdpAsDpSgd) {
   sp.noise_multiplier = 1 / std::sqrt(2 * rho);
   sp.w0 = p.w0;
   const auto sgd = ls::run(P, sp, philox_stream(4));
-  ASSERT_TRUE(paper.diagnostics.claim.has_value());
-  const auto& paper_spent = paper.diagnostics.claim->rdp;
+  ASSERT_TRUE(paper.claim.has_value());
+  const auto& paper_spent = paper.claim->rdp;
   const auto proven_spent = ledger_curve(proven.privacy.ledger);
   const auto sgd_spent = ledger_curve(sgd.privacy.ledger);
   ASSERT_EQ(paper_spent.eps.size(), want.eps.size());

@@ -420,6 +420,7 @@ TEST(LS_DEFAULTS, DefaultRunWorksAsThePaperSays) {
   const auto run = [&](ls::algorithm a) {
     auto p = cfg.params;
     p.algorithm = a;
+    p.diagnostics = true;  // F(w) and the accuracy, non-private (PRIV.RELEASE)
     return ls::run(P, p, philox_stream(cfg.seed, cfg.stream));
   };
   const auto b = run(ls::algorithm::blsgd), ac = run(ls::algorithm::blsgd_ac),

@@ -232,7 +232,7 @@ RC_GTEST_PROP(LS_PROP_BUDGET, RandomRunsEndWithinTarget, ()) {
   RC_ASSERT(r.status == status::budget_exhausted);
   RC_ASSERT(r.privacy.ledger.total().epsilon == r.privacy.guarantee.epsilon);
   if (p.allow_over_budget) {
-    RC_ASSERT(r.diagnostics.claim->guarantee.eps <= p.epsilon);  // the paper's filter held
+    RC_ASSERT(r.claim->guarantee.eps <= p.epsilon);  // the paper's filter held
   } else {
     RC_ASSERT(r.privacy.guarantee.epsilon <= p.epsilon);
     RC_ASSERT(r.privacy.budget_met);

@@ -324,8 +324,8 @@ TEST(LS_ALG2, RunWithinBudgetDeterministicAndLedgered) {
   pc.allow_over_budget = true;
   const auto rm = ls::run(P, pc, philox_stream(5));
   EXPECT_EQ(rm.privacy.ledger.total().epsilon, rm.privacy.guarantee.epsilon);
-  ASSERT_TRUE(rm.diagnostics.claim.has_value());
-  EXPECT_LE(rm.diagnostics.claim->guarantee.eps, 1.0);  // within budget by §4.3's rule
+  ASSERT_TRUE(rm.claim.has_value());
+  EXPECT_LE(rm.claim->guarantee.eps, 1.0);  // within budget by §4.3's rule
   EXPECT_EQ(rm.privacy.budget_met, !(rm.privacy.guarantee.epsilon > 1.0));
   // Same seed, same run; another seed, another run.
   const auto r2 = ls::run(P, p, philox_stream(5));
@@ -385,8 +385,8 @@ TEST(LS_THM4, GaussianVersionAndPaperBoundRun) {
   EXPECT_THROW(ls::run(P, p, philox_stream(10)), std::domain_error);  // needs allow_over_budget
   p.allow_over_budget = true;
   const auto pp = ls::run(P, p, philox_stream(10));
-  ASSERT_TRUE(pp.diagnostics.claim.has_value());
-  EXPECT_LE(pp.diagnostics.claim->guarantee.eps, 1.0);  // within budget by the paper's rules
+  ASSERT_TRUE(pp.claim.has_value());
+  EXPECT_LE(pp.claim->guarantee.eps, 1.0);  // within budget by the paper's rules
   // The printed accounting (Theorem 3, separate amplification) buys at least as many calls ...
   EXPECT_GE(pp.calls.line_searches + pp.calls.gradients, g.calls.line_searches + g.calls.gradients);
   // ... which the proven, joint accounting of the ledger prices above the request.

@@ -129,8 +129,8 @@ TEST(SEC_LINESEARCH_COST, DpSgdAndOutpert) {
       const auto rs = linesearch::run(P, p, st);
       c.t_s.push_back(seconds_of(t0));
       EXPECT_LE(rs.privacy.guarantee.epsilon, 1.0);
-      c.util_i += *ri.diagnostics.objective - Fs;
-      c.util_s += *rs.diagnostics.objective - Fs;
+      c.util_i += P.value(ri.w) - Fs;  // F(w): non-private, evaluated here (PRIV.RELEASE)
+      c.util_s += P.value(rs.w) - Fs;
       if (ri.noise_multiplier) s_i = *ri.noise_multiplier, s_s = *rs.noise_multiplier;
     }
     if (a == linesearch::algorithm::dpsgd)

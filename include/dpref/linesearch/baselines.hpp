@@ -22,6 +22,7 @@
 
 #include "dpref/accounting/accountant.hpp"
 #include "dpref/accounting/certified.hpp"
+#include "dpref/linesearch/bounds.hpp"
 #include "dpref/linesearch/common.hpp"
 #include "dpref/linesearch/dp_agd.hpp"
 #include "dpref/linesearch/dp_blsgd.hpp"
@@ -129,8 +130,9 @@ double majority_accuracy(const vector<Real>& train_labels, const vector<Real>& t
 }
 
 namespace detail {
-/// The problem with every row scaled to ‖x_i‖ <= R (rows within R unchanged): a data-independent
-/// rule, so the sensitivity 2R/(nμ) holds for every data set (ARCH.PUBLIC). @spec LS.OUTPERT
+/// The problem with every row scaled to ‖x_i‖ <= R (rows within R unchanged; a row whose norm
+/// overflows becomes 0): a data-independent rule, so the sensitivity 2R/(nμ) holds for every
+/// data set (ARCH.PUBLIC, PRIV.LINESEARCH.R). @spec LS.OUTPERT PRIV.LINESEARCH.R
 template <real_scalar Real>
 problems::linear_erm<Real> rows_within(const problems::linear_erm<Real>& P, const Real& R) {
   matrix<Real> X = P.features();
@@ -158,6 +160,25 @@ Real output_perturbation_sensitivity(const Real& R, long long n, const Real& mu)
   return c.up(2 * c.in(R) / (accounting::work_real(n) * c.in(mu)));
 }
 
+/// The minimiser output perturbation releases: w* of the problem with its rows scaled into the
+/// R-ball first (detail::rows_within), so its sensitivity 2R/(nμ) holds whatever the data
+/// (PRIV.LINESEARCH.R). @spec LS.OUTPERT PRIV.LINESEARCH.R
+template <real_scalar Real>
+vector<Real> output_perturbation_minimiser(const problems::linear_erm<Real>& P0, const Real& R) {
+  const problems::linear_erm<Real> P = detail::rows_within(P0, R);
+  const vector<Real> zero = vector<Real>::Zero(P.dimension());
+  return minimize_smooth(P, zero, Real(0)).w;
+}
+
+/// The idealised release of output perturbation at a fixed noise scale: the minimiser above
+/// plus b with density ∝ exp(−‖b‖/scale), drawn from s. @spec LS.OUTPERT PRIV.LINESEARCH.R
+template <real_scalar Real>
+vector<Real> output_perturbation_release(const problems::linear_erm<Real>& P0, const Real& R,
+                                         const Real& scale, philox_stream& s) {
+  return output_perturbation_minimiser(P0, R) +
+         vector_laplace<Real>(s, static_cast<std::size_t>(P0.dimension()), scale);
+}
+
 /// Output perturbation (Chaudhuri et al. 2011 Algorithm 1): w* + b, density ∝ exp(−‖b‖/s) with
 /// s the smallest scale (rounded up) whose vector-Laplace event {2R/(nμ), s} certifies ε (s ≈
 /// 2R/(nμε)); rows are scaled into the public R-ball first. Replace-one adjacency.
@@ -166,7 +187,7 @@ template <real_scalar Real>
 result<Real> output_perturbation(const problems::linear_erm<Real>& P0, const params<Real>& p,
                                  const Real& R, const philox_stream& stream) {
   detail::require_chaudhuri(P0, R, "output_perturbation");
-  const problems::linear_erm<Real> P = detail::rows_within(P0, R);
+  const problems::linear_erm<Real>& P = P0;  // rows scaled in output_perturbation_minimiser
   const Real sens = output_perturbation_sensitivity(R, static_cast<long long>(P.size()), P.mu());
   if constexpr (std::is_same_v<Real, double>) {
     if (p.release == noise_mode::secure) {
@@ -182,10 +203,11 @@ result<Real> output_perturbation(const problems::linear_erm<Real>& P0, const par
       result<Real> res;
       res.privacy = detail::final_privacy(std::move(l), p, "linesearch::run (OUTPERT, secure)");
       res.privacy.noise = noise_mode::secure;
+      res.privacy.enforced = {feature_bound(R), lipschitz_bound<Real>(), label_bound<Real>(),
+                              clamp_bound(Real(C), "the minimiser (default R/mu)")};
       res.noise_scale = sp.scale;
       philox_stream s = stream.substream(0);
-      const vector<Real> zero = vector<Real>::Zero(P.dimension());
-      res.w = mechanisms::snapped_vector_laplace(s, minimize_smooth(P, zero, Real(0)).w, sp);
+      res.w = mechanisms::snapped_vector_laplace(s, output_perturbation_minimiser(P0, R), sp);
       res.status = status::completed;
       res.message = "minimiser released by the lattice l2-Laplace (secure)";
       return res;
@@ -203,11 +225,10 @@ result<Real> output_perturbation(const problems::linear_erm<Real>& P0, const par
       Real(sens / p.epsilon), "linesearch::params", "epsilon");
   result<Real> res;
   res.privacy = detail::final_privacy(plan_of(scale), p, "linesearch::run (OUTPERT)");
+  res.privacy.enforced = {feature_bound(R), lipschitz_bound<Real>(), label_bound<Real>()};
   res.noise_scale = scale;
   philox_stream s = stream.substream(0);
-  const vector<Real> zero = vector<Real>::Zero(P.dimension());
-  res.w = minimize_smooth(P, zero, Real(0)).w +
-          vector_laplace<Real>(s, static_cast<std::size_t>(P.dimension()), scale);
+  res.w = output_perturbation_release(P0, R, scale, s);
   res.status = status::completed;
   res.message = "minimiser + noise released";
   return res;
@@ -244,8 +265,8 @@ result<Real> objective_perturbation(const problems::linear_erm<Real>& P0, const 
   detail::require_chaudhuri(P0, R, "objective_perturbation");
   const problems::linear_erm<Real> P = detail::rows_within(P0, R);
   const long long n = static_cast<long long>(P.size());
-  const auto [eps_p, Delta] = objective_perturbation_constants(
-      p.epsilon, problems::margin_curvature_bound(P.loss()), n, P.mu(), R);
+  const Real c_bound = problems::margin_curvature_bound(P.loss());  // from the loss class
+  const auto [eps_p, Delta] = objective_perturbation_constants(p.epsilon, c_bound, n, P.mu(), R);
   accounting::ledger<Real> plan(detail::ledger_options(p));
   plan.record(accounting::make_event<Real>(
       accounting::pure_mechanism<Real>{p.epsilon}, 1,
@@ -253,6 +274,8 @@ result<Real> objective_perturbation(const problems::linear_erm<Real>& P0, const 
       "adjacency; noise density exp(-eps'|b|/2)"));
   result<Real> res;
   res.privacy = detail::final_privacy(std::move(plan), p, "linesearch::run (OBJPERT)");
+  res.privacy.enforced = {feature_bound(R), lipschitz_bound<Real>(), curvature_bound(c_bound),
+                          label_bound<Real>()};
   accounting::certifier<Real> c;
   const Real scale = c.up(2 / c.in(eps_p));
   res.noise_scale = scale;

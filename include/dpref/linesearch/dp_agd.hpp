@@ -19,6 +19,7 @@
 
 #include "dpref/accounting/accountant.hpp"
 #include "dpref/accounting/certified.hpp"
+#include "dpref/linesearch/bounds.hpp"
 #include "dpref/linesearch/common.hpp"
 #include "dpref/linesearch/dp_blsgd.hpp"
 #include "dpref/linesearch/params.hpp"
@@ -55,6 +56,19 @@ template <real_scalar Real>
 Real noisy_min_scale(const Real& C_obj, const Real& eps_nm) {
   accounting::certifier<Real> c;
   return c.up(c.in(C_obj) / c.in(eps_nm));
+}
+
+/// DP-AGD's NoisyMin scores: score_k = Σ_i min(f_i(w − a_k·dir), C_obj) at the candidate steps
+/// a_k = k·max_step/candidates, k = 0..candidates (scores resized). One example adds a value in
+/// [0, C_obj] to every score (f_i >= 0; a NaN counts as C_obj): monotone with sensitivity C_obj,
+/// the premise of noisy_min_scale (PRIV.LINESEARCH.C_OBJ). @spec LS.DPAGD PRIV.LINESEARCH.C_OBJ
+template <real_scalar Real>
+void noisy_min_scores(const problems::line_evaluator<Real>& line, const Real& max_step,
+                      long long candidates, const Real& C_obj, std::vector<Real>& scores) {
+  scores.resize(static_cast<std::size_t>(candidates + 1));
+  for (long long k = 0; k <= candidates; ++k)
+    scores[static_cast<std::size_t>(k)] =
+        line.clipped_sum(max_step * Real(k) / Real(candidates), C_obj);
 }
 
 /// DP-AGD run (full batch) on a linear ERM problem. @spec LS.DPAGD
@@ -111,9 +125,7 @@ result<Real> dp_agd(const problems::linear_erm<Real>& P, const params<Real>& p,
       }
       ledger.add(nm);
       const problems::line_evaluator<Real> line(P, all, w, dir);
-      for (long long k = 0; k <= p.candidates; ++k)
-        scores[static_cast<std::size_t>(k)] =
-            line.clipped_sum(max_step * Real(k) / Real(p.candidates), p.C_obj);
+      noisy_min_scores(line, max_step, p.candidates, p.C_obj, scores);
       res.calls.objective_queries += p.candidates + 1;
       ++res.calls.line_searches;
       const std::size_t idx = noisy_min(s, scores, b_nm);
@@ -123,7 +135,7 @@ result<Real> dp_agd(const problems::linear_erm<Real>& P, const params<Real>& p,
         chosen.push_back(a);
         res.steps.push_back(a);
         ++res.calls.updates;
-        if (p.trace) res.diagnostics.objective_trace.push_back(P.value(w));
+        if (p.trace && p.diagnostics) res.diagnostics.objective_trace.push_back(P.value(w));
         break;
       }
       const Real rho_new = (Real(1) + p.gamma) * rho_ng, extra = rho_new - rho_ng;
@@ -151,6 +163,8 @@ result<Real> dp_agd(const problems::linear_erm<Real>& P, const params<Real>& p,
   res.iterations = res.calls.iterations;
   res.final_rho_grad = rho_ng;
   res.privacy = detail::final_privacy(ledger.build(), p, "linesearch::run (DP-AGD)");
+  res.privacy.enforced = {gradient_clip_bound(p.C_grad),
+                          objective_clip_bound(p.C_obj, false, true)};
   res.message = res.status == status::iteration_limit
                     ? "max_iterations reached before the budget was spent"
                     : "the requested budget could not pay the next call after " +

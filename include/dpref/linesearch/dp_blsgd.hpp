@@ -14,9 +14,10 @@
 // guarantee is ledger.total(). In the paper-reproduction modes (allow_over_budget with the
 // paper's SVT bound (4)/(5) or §4.3's per-call amplification) the paper's own filter decides
 // when to stop; the ledger still records the sound events and the paper's number is reported as
-// a non-private "paper_claim". With fallback_min_step (§5.7) no search fails, so every iteration
-// is one gradient and one NOISYBTLS call: the plan of `iterations` steps is fixed and checked
-// by plan_privacy before the first draw.
+// "paper_claim" (not a guarantee). Every call clips at its ledger event's sensitivity (C_grad,
+// C_obj; decayed by (9) in DP-BLSGD-AC), so the events hold for any data (PRIV.LINESEARCH.*). With
+// fallback_min_step (§5.7) no search fails, so every iteration is one gradient and one NOISYBTLS
+// call: the plan of `iterations` steps is fixed and checked by plan_privacy before the first draw.
 // spec/linesearch.md LS.ALG2, LS.ALG3, LS.EQ7, LS.BLGD, LS.BATCH, LS.LEDGER, LS.MLP.RUN.
 #pragma once
 
@@ -32,6 +33,7 @@
 #include <boost/math/constants/constants.hpp>
 
 #include "dpref/accounting/accountant.hpp"
+#include "dpref/linesearch/bounds.hpp"
 #include "dpref/linesearch/common.hpp"
 #include "dpref/linesearch/noisy_btls.hpp"
 #include "dpref/linesearch/paper_accounting.hpp"
@@ -194,14 +196,13 @@ result<Real> dp_blsgd(const Problem& P, const params<Real>& prm, const philox_st
       }
       ledger.grow(sample, grown);  // line 11
       sample = std::move(grown);
+      const auto& sv =
+          std::get<accounting::sparse_vector_mechanism<Real>>(sample.joint.back().what);
       const auto line = make_line(P, std::span<const Eigen::Index>(batch), w, g);
-      const Real f0 = line.clipped_sum(Real(0), C_obj);
       const Real armijo = prm.alpha * (prm.armijo_mean_scaling ? nbar : Real(1)) * line.g_squared();
-      const auto out = noisy_btls(
-          s, [&](const Real& e) { return Real(f0 - e * armijo - line.clipped_sum(e, C_obj)); },
-          mem.eta0(),
-          std::get<accounting::sparse_vector_mechanism<Real>>(sample.joint.back().what),
-          cfg);  // line 10, Δ_q = C_obj (Theorem 1, LS-E2)
+      // line 10, Δ_q = C_obj (Theorem 1, LS-E2): the query clips at the event's sensitivity
+      const armijo_query query(line, armijo, sv.sensitivity);
+      const auto out = noisy_btls(s, query, mem.eta0(), sv, cfg);
       ++res.calls.line_searches;
       res.calls.objective_queries += static_cast<long long>(out.queries);
       eta = out.eta;
@@ -223,7 +224,7 @@ result<Real> dp_blsgd(const Problem& P, const params<Real>& prm, const philox_st
         have_prev = true;
         res.steps.push_back(eta);
         ++res.calls.updates;
-        if (prm.trace) res.diagnostics.objective_trace.push_back(P.value(w));
+        if (prm.trace && prm.diagnostics) res.diagnostics.objective_trace.push_back(P.value(w));
         if (prm.observer) prm.observer(res.calls.iterations, w);
         break;
       }
@@ -271,8 +272,9 @@ result<Real> dp_blsgd(const Problem& P, const params<Real>& prm, const philox_st
         }
         ledger.grow(sample, grown2);
         sample = std::move(grown2);
-        P.clipped_gradient_sum(w, batch, C_grad, g2);
-        add_gaussian_noise(s, g2, std::get<accounting::gaussian_mechanism<Real>>(sample.joint.back().what));
+        const auto& ga = std::get<accounting::gaussian_mechanism<Real>>(sample.joint.back().what);
+        P.clipped_gradient_sum(w, batch, ga.sensitivity, g2);  // clip = the event's sensitivity
+        add_gaussian_noise(s, g2, ga);
         g2 /= nbar;
         ++res.calls.gradients;
         const Real b = rho_grad / rho_new;
@@ -291,13 +293,14 @@ result<Real> dp_blsgd(const Problem& P, const params<Real>& prm, const philox_st
   res.final_C_grad = C_grad;
   res.final_C_obj = C_obj;
   res.privacy = detail::final_privacy(ledger.build(), prm, "linesearch::run (DP-BLSGD)");
+  res.privacy.enforced = {gradient_clip_bound(prm.C_grad, ac), objective_clip_bound(prm.C_obj, ac)};
   if (paper)
-    res.diagnostics.claim = paper_claim<Real>{
-        paper->claim(prm.delta), paper->spent(),
-        std::string("the paper's §4.3 accounting: SVT bound ") +
-            std::string(io::enum_to_string(prm.svt_bound)) + ", " +
-            std::string(io::enum_to_string(prm.batch_accounting)) +
-            " amplification (Lemma 4); not a guarantee (errata LS-E1, LS.BATCH)"};
+    res.claim =
+        paper_claim<Real>{paper->claim(prm.delta), paper->spent(),
+                          std::string("the paper's §4.3 accounting: SVT bound ") +
+                              std::string(io::enum_to_string(prm.svt_bound)) + ", " +
+                              std::string(io::enum_to_string(prm.batch_accounting)) +
+                              " amplification (Lemma 4); not a guarantee (errata LS-E1, LS.BATCH)"};
   if (res.message.empty()) {
     switch (res.status) {
       case status::budget_exhausted:

@@ -16,6 +16,7 @@
 
 #include "dpref/accounting/accountant.hpp"
 #include "dpref/accounting/certified.hpp"
+#include "dpref/linesearch/bounds.hpp"
 #include "dpref/linesearch/common.hpp"
 #include "dpref/linesearch/dp_blsgd.hpp"
 #include "dpref/linesearch/params.hpp"
@@ -94,6 +95,28 @@ Real dp_sgd_sigma(const params<Real>& p) {
   return accounting::smallest_satisfying<Real>(ok, p.C_grad, "linesearch::params", "epsilon");
 }
 
+/// One DP-SGD release (the body of dp_sgd's loop, Abadi et al. 2016): a Poisson(q) sample drawn
+/// from st, its clipped gradient sum Σ clip(∇f_i(w), m.sensitivity) (6) and the noise of the
+/// step's event, N(0, m.sigma² I) or, with sp, the lattice Gaussian (SEC.LINESEARCH), into g.
+/// The clip is the event's sensitivity (PRIV.LINESEARCH.C_GRAD). @spec LS.DPSGD
+template <real_scalar Real, linesearch_problem<Real> Problem>
+void dp_sgd_noisy_sum(philox_stream& st, const Problem& P, const vector<Real>& w, const Real& q,
+                      const accounting::gaussian_mechanism<Real>& m,
+                      const std::optional<mechanisms::snapped_gaussian_params>& sp,
+                      std::vector<Eigen::Index>& batch, vector<Real>& g) {
+  poisson_batch(st, P.size(), q, batch);
+  P.clipped_gradient_sum(w, batch, m.sensitivity, g);
+  if constexpr (std::is_same_v<Real, double>) {
+    if (sp)  // SEC.LINESEARCH: the released sum is the lattice Gaussian
+      g = mechanisms::snapped_gaussian(st, g, *sp);
+    else
+      add_gaussian_noise(st, g, m);
+  } else {
+    (void)sp;  // idealised only below double
+    add_gaussian_noise(st, g, m);
+  }
+}
+
 /// DP-SGD run on any linesearch_problem (linear ERM, the §5.7 MLP): Poisson(q) batches, clipped
 /// sum + N(0, σ²I), ÷ m̄, fixed step sgd_eta for T = iterations steps. σ = noise_multiplier·C_grad
 /// if given (the plan must then fit the request unless allow_over_budget), else dp_sgd_sigma.
@@ -127,6 +150,10 @@ result<Real> dp_sgd(const Problem& P, const params<Real>& p, const philox_stream
     res.privacy = detail::final_privacy(dp_sgd_plan(p, sigma), p, "linesearch::run (DP-SGD)");
   }
   const accounting::gaussian_mechanism<Real> m{p.C_grad, sigma};
+  res.privacy.enforced = {gradient_clip_bound(p.C_grad)};
+  if (sp)
+    res.privacy.enforced.push_back(
+        clamp_bound(Real(sp->clamp), "the clipped gradient sum (default n*C_grad)"));
   res.noise_multiplier = c.down(c.in(sigma) / c.in(p.C_grad));
   const Real nbar = p.q * Real(static_cast<long long>(n));
   vector<Real> w = p.w0 ? *p.w0 : vector<Real>(vector<Real>::Zero(d)), g(d);
@@ -136,16 +163,7 @@ result<Real> dp_sgd(const Problem& P, const params<Real>& p, const philox_stream
   for (long long t = 0; t < p.iterations; ++t) {
     if (p.progress && clock.due()) p.progress("DP-SGD step " + std::to_string(t));
     philox_stream st = stream.substream(static_cast<std::uint64_t>(t));
-    poisson_batch(st, n, p.q, batch);
-    P.clipped_gradient_sum(w, batch, m.sensitivity, g);
-    if constexpr (std::is_same_v<Real, double>) {
-      if (sp)  // SEC.LINESEARCH: the released sum is the lattice Gaussian
-        g = mechanisms::snapped_gaussian(st, g, *sp);
-      else
-        add_gaussian_noise(st, g, m);
-    } else {
-      add_gaussian_noise(st, g, m);
-    }
+    dp_sgd_noisy_sum(st, P, w, p.q, m, sp, batch, g);
     const vector<Real> next = w - (p.sgd_eta / nbar) * g;
     if (!next.allFinite()) {
       res.status = status::diverged;
@@ -158,7 +176,7 @@ result<Real> dp_sgd(const Problem& P, const params<Real>& p, const philox_stream
     ++res.calls.iterations;
     ++res.calls.updates;
     res.steps.push_back(p.sgd_eta);
-    if (p.trace) res.diagnostics.objective_trace.push_back(P.value(w));
+    if (p.trace && p.diagnostics) res.diagnostics.objective_trace.push_back(P.value(w));
     if (p.observer) p.observer(t + 1, w);
   }
   res.w = w;

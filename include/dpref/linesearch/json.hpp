@@ -41,7 +41,20 @@ decltype(auto) located(const io::document& doc,
 
 }  // namespace detail
 
-/// The released parts of a result: the iterate, call counts, final budgets and scales.
+/// The paper's own accounting of a paper-reproduction run, labelled: NOT a guarantee.
+template <real_scalar Real>
+io::json paper_claim_value(const paper_claim<Real>& c) {
+  return {{"epsilon", io::real_value(c.guarantee.eps)},
+          {"delta", io::real_value(c.guarantee.delta)},
+          {"accounting", c.accounting},
+          {"note",
+           "the paper's unproven accounting of the calls made: NOT a guarantee (the guarantee "
+           "is privacy.guarantee)"}};
+}
+
+/// The released parts of a result: the iterate, call counts, final budgets and scales, and in
+/// the paper-reproduction modes the paper's own accounting of the calls made (a function of
+/// the transcript and the public budgets, like the ledger; NOT a guarantee).
 template <real_scalar Real>
 io::json iterates_value(const result<Real>& r) {
   io::json out = io::json::object();
@@ -56,26 +69,21 @@ io::json iterates_value(const result<Real>& r) {
   if (!fin.empty()) out["final"] = std::move(fin);
   if (r.noise_multiplier) out["noise_multiplier"] = io::real_value(*r.noise_multiplier);
   if (r.noise_scale) out["noise_scale"] = io::real_value(*r.noise_scale);
+  if (r.claim) out["paper_claim"] = paper_claim_value(*r.claim);
   return out;
 }
 
-/// The non-private diagnostics, labelled.
+/// The non-private diagnostics, labelled (of a private run only with params.diagnostics).
 template <real_scalar Real>
 io::json non_private_value(const result<Real>& r) {
   io::json out = io::json::object();
   const auto& d = r.diagnostics;
-  out["note"] =
-      "computed from the private data without noise (or by the paper's unproven accounting): "
-      "not covered by any guarantee";
+  out["note"] = "computed from the private data without noise: not covered by any guarantee";
   if (d.objective) out["objective"] = io::real_value(*d.objective);
   if (d.accuracy) out["training_accuracy"] = io::real_value(*d.accuracy);
   if (!d.objective_trace.empty()) out["objective_trace"] = io::to_value(d.objective_trace);
   if (d.minimiser) out["minimiser"] = io::to_value(*d.minimiser);
   if (d.majority_class) out["majority_class"] = *d.majority_class;
-  if (d.claim)
-    out["paper_claim"] = {{"epsilon", io::real_value(d.claim->guarantee.eps)},
-                          {"delta", io::real_value(d.claim->guarantee.delta)},
-                          {"accounting", d.claim->accounting}};
   return out;
 }
 
@@ -91,7 +99,9 @@ io::json result_json(const config<Real>& cfg, const result<Real>& r) {
   parts.trace = cfg.params.trace && r.privacy.is_private
                     ? io::json{{"steps", io::to_value(r.steps)}}
                     : io::json(nullptr);
-  parts.non_private = non_private_value(r);
+  // PRIV.RELEASE: a private run writes "non_private" only when it asked for diagnostics
+  parts.diagnostics = cfg.params.diagnostics;
+  if (!r.privacy.is_private || cfg.params.diagnostics) parts.non_private = non_private_value(r);
   return result_value(r, std::move(parts));
 }
 

@@ -113,6 +113,27 @@ accounting::sparse_vector_mechanism<Real> btls_event(btls_noise noise, const Rea
   return m;
 }
 
+/// The query of Algorithm 1 line 7 with objective clipping (Theorem 1, errata LS-E2):
+///   q(η) = Σ_B f̄(w) − η·armijo − Σ_B f̄(w − ηg),   f̄ = min(f, C_obj) ∈ [0, C_obj],
+/// on a line evaluator (problems::line_evaluator, mlp_line_evaluator: clipped_sum(η, C_obj));
+/// armijo = α‖g̃‖² (× m̄ with armijo_mean_scaling) is a function of the released gradient. One
+/// example adds f̄(w) − f̄(w − ηg) ∈ [−C_obj, C_obj] to every query: C_obj is the sensitivity of
+/// the call's sparse-vector event, whatever the data (PRIV.LINESEARCH.C_OBJ).
+/// @spec LS.ALG1 PRIV.LINESEARCH.C_OBJ
+template <class Line, real_scalar Real>
+class armijo_query {
+ public:
+  armijo_query(const Line& line, const Real& armijo, const Real& C_obj)
+      : line_(line), armijo_(armijo), C_obj_(C_obj), f0_(line.clipped_sum(Real(0), C_obj)) {}
+  [[nodiscard]] Real operator()(const Real& eta) const {
+    return Real(f0_ - eta * armijo_ - line_.clipped_sum(eta, C_obj_));
+  }
+
+ private:
+  const Line& line_;
+  Real armijo_, C_obj_, f0_;
+};
+
 /// Algorithm 1 on a query callable q(η) = f(w; D) − αη‖g‖² − f(w − ηg; D) (step 7), evaluated
 /// lazily for η = η0, βη0, β²η0, …, with the noise of the ledger event `m` (its threshold and
 /// query scales and noise family: what is drawn is what is charged).

@@ -5,8 +5,8 @@
 // (Zhu–Wang); calls on one Poisson sample are amplified separately (per_call, §4.3 as printed)
 // or jointly (the k-th call on B charged amp(S_k) − amp(S_{k−1})). The run stops when no order
 // can pay the next call; the ledger still records the sound events (run_ledger.hpp) and the
-// reported guarantee is the ledger's; this filter's total is the "paper_claim" (non-private
-// diagnostics). spec/linesearch.md LS.THM4, LS.BATCH, ACC.CAL.LINESEARCH.
+// reported guarantee is the ledger's; this filter's total is the "paper_claim" (iterates, not a
+// guarantee). spec/linesearch.md LS.THM4, LS.BATCH, ACC.CAL.LINESEARCH.
 #pragma once
 
 #include <cmath>

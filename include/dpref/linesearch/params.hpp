@@ -146,13 +146,16 @@ struct params {
   budget_strategy strategy = budget_strategy::adaptive;
   accounting::svt_bound svt_bound = accounting::svt_bound::proven;  ///< filter's SVT bound
   linesearch::batch_accounting batch_accounting = linesearch::batch_accounting::joint;
-  bool armijo_mean_scaling = false;      ///< Armijo term × m̄ (the sum form of (2))
-  std::optional<Real> rho_grad0;         ///< initial ρ_grad (absent: ε_iter²/2, §5.4)
-  std::optional<Real> ls_budget0;        ///< initial ε_BT / ρ_BT (absent: ε_iter / ε_iter²/2)
-  std::optional<vector<Real>> w0;        ///< data-independent start (absent: 0)
-  long long max_iterations = 1000000;    ///< safety cap of the adaptive algorithms
-  long long iterations = 50;             ///< T: DP-SGD's steps; DP-BLSGD's with fallback_min_step
-  bool trace = false;                    ///< record the selected steps and F(w_t) (non-private)
+  bool armijo_mean_scaling = false;    ///< Armijo term × m̄ (the sum form of (2))
+  std::optional<Real> rho_grad0;       ///< initial ρ_grad (absent: ε_iter²/2, §5.4)
+  std::optional<Real> ls_budget0;      ///< initial ε_BT / ρ_BT (absent: ε_iter / ε_iter²/2)
+  std::optional<vector<Real>> w0;      ///< data-independent start (absent: 0)
+  long long max_iterations = 1000000;  ///< safety cap of the adaptive algorithms
+  long long iterations = 50;           ///< T: DP-SGD's steps; DP-BLSGD's with fallback_min_step
+  bool trace = false;                  ///< record the selected (released) steps
+  /// Also compute the non-private diagnostics (F(w), accuracy, F(w_t) with trace) of a private
+  /// run; without it a private run computes none (spec/privacy_bounds.md PRIV.RELEASE).
+  bool diagnostics = false;
   Real sgd_eta = Real(1);                ///< DP-SGD's fixed step size (public)
   std::optional<Real> noise_multiplier;  ///< DP-SGD's s (absent: the smallest certified one)
   Real gamma = Real(1) / 10;             ///< DP-AGD's budget increase rate
@@ -216,7 +219,12 @@ struct params {
     v("iterations", iterations,
       "T: DP-SGD's steps, DP-BLSGD's with fallback_min_step (<= 1e6, or more with force)");
     v("trace", trace,
-      "record the selected steps and the (non-private) objective after each update");
+      "record the selected steps (released: NOISYBTLS / NoisyMin outputs or DP-SGD's public "
+      "step); with diagnostics also the objective after each update under non_private");
+    v("diagnostics", diagnostics,
+      "also compute non-private diagnostics (functions of the data without noise: the training "
+      "objective and accuracy of w, the objective after each update with trace) under "
+      "non_private; NOT covered by the privacy guarantee");
     v("sgd_eta", sgd_eta, "DP-SGD's fixed step size in (0, 1e6]");
     v("noise_multiplier", noise_multiplier,
       "DP-SGD's noise multiplier s > 0 (absent: the smallest whose certified ε <= epsilon)");

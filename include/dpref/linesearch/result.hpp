@@ -1,8 +1,10 @@
 // Result of a linesearch run (spec/architecture.md ARCH.RESULT): the shared run_report (status,
-// message, iterations, privacy with the ledger and the certified guarantee = ledger.total()) plus
-// the released iterate, the call counts, the selected steps, the final budgets, and the
-// non-private diagnostics (objective, accuracy, the paper's own accounting in paper modes) kept
-// apart under `diagnostics` (the JSON's "non_private"). spec/linesearch.md LS.API.
+// message, iterations, privacy with the ledger, the certified guarantee = ledger.total() and the
+// enforced public constants) plus the released iterate, the call counts, the selected steps, the
+// final budgets, the paper's own accounting in paper modes (a function of the calls made: no
+// data beyond the ledger's releases), and the non-private diagnostics (objective, accuracy; of a
+// private run only with params.diagnostics, spec/privacy_bounds.md PRIV.RELEASE) kept apart
+// under `diagnostics` (the JSON's "non_private"). spec/linesearch.md LS.API.
 #pragma once
 
 #include <optional>
@@ -39,13 +41,13 @@ struct paper_claim {
   std::string accounting;                   ///< which rules produced it
 };
 
-/// Non-private diagnostics of a run (computed from the private data without noise).
+/// Non-private diagnostics of a run (computed from the private data without noise): always for
+/// NON-PRIVATE and MAJORITY, for a private run only with params.diagnostics (PRIV.RELEASE).
 template <real_scalar Real>
 struct diagnostics {
   std::optional<Real> objective;             ///< F(w) on the training data
   std::optional<Real> accuracy;              ///< training accuracy of w (or of MAJORITY)
-  std::vector<Real> objective_trace;         ///< F(w_t) after each update (params.trace)
-  std::optional<paper_claim<Real>> claim;    ///< paper-reproduction modes
+  std::vector<Real> objective_trace;         ///< F(w_t) after each update (trace + diagnostics)
   std::optional<vector<Real>> minimiser;     ///< NON-PRIVATE's w (not released privately)
   std::optional<int> majority_class;         ///< MAJORITY's class (±1)
 };
@@ -59,6 +61,9 @@ struct result : run_report<Real> {
   std::optional<Real> final_rho_grad, final_ls_budget, final_C_grad, final_C_obj;
   std::optional<Real> noise_multiplier;  ///< DP-SGD's s (σ = s·C_grad)
   std::optional<Real> noise_scale;       ///< outpert / objpert: scale of the noise density
+  /// The paper's own accounting in the paper-reproduction modes (NOT a guarantee; JSON
+  /// iterates.paper_claim): a function of the calls made and the public budgets.
+  std::optional<paper_claim<Real>> claim;
   linesearch::diagnostics<Real> diagnostics;
 };
 

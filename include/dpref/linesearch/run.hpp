@@ -82,7 +82,10 @@ problem<Real> make_problem(const problem_spec<Real>& s) {
 }
 
 /// Runs params.algorithm on P (see the file comment). Non-private algorithms report
-/// privacy.is_private = false and keep their output in the diagnostics.
+/// privacy.is_private = false and keep their output in the diagnostics; a private run computes
+/// the non-private diagnostics (F(w), training accuracy, the objective trace) only when
+/// params.diagnostics asks for them (spec/privacy_bounds.md PRIV.RELEASE), and lists its public
+/// constants with their enforcement in privacy.enforced (PRIV.BOUNDS).
 /// @throws invalid_parameter for invalid parameters (the message names the field);
 /// accounting::budget_exceeded before anything is released when a fixed plan exceeds the
 /// request without allow_over_budget
@@ -159,7 +162,7 @@ result<Real> run(const Problem& P, const params<Real>& p, const philox_stream& s
         }
       }
   }
-  if (r.w.size() > 0) {
+  if (r.w.size() > 0 && p.diagnostics) {  // PRIV.RELEASE: only when asked for
     r.diagnostics.objective = P.value(r.w);
     r.diagnostics.accuracy = Real(P.accuracy(r.w));
   }

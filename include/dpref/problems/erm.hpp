@@ -16,6 +16,7 @@
 #include <cmath>
 #include <cstddef>
 #include <span>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -71,7 +72,9 @@ class linear_erm {
     require_nonnegative(fn, "mu", mu_);
     sq_.resize(X_.cols());
     for (Eigen::Index i = 0; i < X_.cols(); ++i) {
-      if (!(y_[i] == Real(1) || y_[i] == Real(-1))) fail_argument(fn, "y[i]", "-1 or +1", i);
+      // |y| = 1, which OUTPERT's and OBJPERT's sensitivities assume (PRIV.LINESEARCH.LOSS)
+      if (!(y_[i] == Real(1) || y_[i] == Real(-1)))
+        fail_argument(fn, "y[" + std::to_string(i) + "]", "-1 or +1", y_[i]);
       for (Eigen::Index j = 0; j < X_.rows(); ++j) require_finite(fn, "X(j,i)", X_(j, i));
       sq_[i] = X_.col(i).squaredNorm();
     }
@@ -124,17 +127,24 @@ class linear_erm {
   }
 
   /// Factor s_i with clip(∇f(w; d_i), C) = s_i ∇f(w; d_i) (linesearch (6)), from the expanded
-  /// norm ‖g_i‖² = φ′²‖x_i‖² + 2φ′μz_i + μ²‖w‖².
+  /// norm ‖g_i‖² = φ′²‖x_i‖² + 2φ′μz_i + μ²‖w‖². A norm that is not a number (an overflowed
+  /// margin: ∞·0 or ∞ − ∞) gives 0: the example then contributes nothing, which is within the
+  /// ℓ2 ball of radius C (PRIV.LINESEARCH.C_GRAD); an infinite norm gives C/∞ = 0 as well.
   [[nodiscard]] Real clip_scale(const Real& dphi, const Real& z, Eigen::Index i, const Real& w_sq,
                                 const Real& C) const {
     using std::sqrt;
     Real n2 = dphi * dphi * sq_[i] + Real(2) * dphi * mu_ * z + mu_ * mu_ * w_sq;
     if (n2 < Real(0)) n2 = Real(0);
     const Real nrm = sqrt(n2);
-    return nrm > C ? Real(C / nrm) : Real(1);
+    if (nrm > C) return Real(C / nrm);
+    return nrm <= C ? Real(1) : Real(0);  // NaN: 0
   }
 
-  /// out = Σ_{i∈batch} clip(∇f(w; d_i), C) (Algorithm 2 line 5, Algorithm 3 line 3).
+  /// out = Σ_{i∈batch} clip(∇f(w; d_i), C) (Algorithm 2 line 5, Algorithm 3 line 3): every
+  /// example's gradient has ℓ2 norm <= C in the sum, whatever the data (an example whose clip
+  /// factor is 0 is skipped, so a non-finite φ′ never enters it), so adding or removing one
+  /// example moves the sum by at most C in ℓ2: the sensitivity of the ledger's gradient event
+  /// (PRIV.LINESEARCH.C_GRAD).
   /// @param batch example indices @param C C_grad > 0 (out is resized to d)
   void clipped_gradient_sum(const vector<Real>& w, std::span<const Eigen::Index> batch,
                             const Real& C, vector<Real>& out) const {
@@ -147,13 +157,16 @@ class linear_erm {
       const Real dphi = loss_.derivative(z);
       if (dphi == Real(0) && mu_ == Real(0)) continue;
       const Real s = clip_scale(dphi, z, i, w_sq, C);
+      if (!(s > Real(0))) continue;  // contributes 0 (non-finite or overflowed gradient norm)
       out += (s * dphi * y_[i]) * X_.col(i);
       scale_sum += s;
     }
     out += (scale_sum * mu_) * w;
   }
 
-  /// Σ_{i∈batch} min(f(w; d_i), C_obj) ∈ [0, |batch|·C_obj] (LS-E2).
+  /// Σ_{i∈batch} min(f(w; d_i), C_obj) ∈ [0, |batch|·C_obj] (LS-E2): f >= 0 for every margin
+  /// loss, and a value that is not a number counts as C_obj, so one example moves the sum by a
+  /// value in [0, C_obj] (PRIV.LINESEARCH.C_OBJ).
   [[nodiscard]] Real clipped_value_sum(const vector<Real>& w, std::span<const Eigen::Index> batch,
                                        const Real& C_obj) const {
     require_positive("linear_erm::clipped_value_sum", "C_obj", C_obj);
@@ -215,7 +228,9 @@ class line_evaluator {
   }
   /// ‖g‖².
   [[nodiscard]] const Real& g_squared() const { return gg_; }
-  /// Σ_{i∈B} min(f(w − ηg; d_i), C_obj).
+  /// Σ_{i∈B} min(f(w − ηg; d_i), C_obj): each example adds a value in [0, C_obj] (a NaN loss
+  /// counts as C_obj), the clipping that makes C_obj the query sensitivity
+  /// (PRIV.LINESEARCH.C_OBJ).
   [[nodiscard]] Real clipped_sum(const Real& eta, const Real& C_obj) const {
     Real wsq = ww_ - Real(2) * eta * wg_ + eta * eta * gg_;
     if (wsq < Real(0)) wsq = Real(0);

@@ -58,7 +58,8 @@ class mlp_classifier {
     sq_.resize(X_.cols());
     for (Eigen::Index i = 0; i < X_.cols(); ++i) {
       const int y = y_[static_cast<std::size_t>(i)];
-      if (y < 0 || y >= K_) fail_argument(fn, "labels[i]", "in {0, ..., classes-1}", i);
+      if (y < 0 || y >= K_)
+        fail_argument(fn, "labels[" + std::to_string(i) + "]", "in {0, ..., classes-1}", y);
       for (Eigen::Index j = 0; j < X_.rows(); ++j) require_finite(fn, "X(j,i)", X_(j, i));
       sq_[i] = X_.col(i).squaredNorm();
     }
@@ -189,11 +190,19 @@ class mlp_classifier {
       Real n2 = a + Real(2) * mu_ * aw + mu_ * mu_ * w_sq;
       if (n2 < Real(0)) n2 = Real(0);
       const Real nrm = sqrt(n2);
-      const Real sk = nrm > C ? Real(C / nrm) : Real(1);
+      // an infinite or NaN norm (overflowed forward pass) gives 0: the example contributes
+      // nothing, within the ℓ2 ball of radius C (PRIV.LINESEARCH.C_GRAD)
+      const Real sk = nrm > C ? Real(C / nrm) : nrm <= C ? Real(1) : Real(0);
       s[static_cast<std::size_t>(k)] = sk;
       scale_sum += sk;
-      D1.col(k) *= sk;
-      D2.col(k) *= sk;
+      if (sk > Real(0)) {
+        D1.col(k) *= sk;
+        D2.col(k) *= sk;
+      } else {  // 0·∞ would be NaN in the products below
+        D1.col(k).setZero();
+        D2.col(k).setZero();
+        A1.col(k).setZero();
+      }
     }
     if (out != nullptr) {
       out->resize(dimension());
@@ -244,7 +253,7 @@ class mlp_classifier {
     for (Eigen::Index k = 0; k < Z2.cols(); ++k) {
       const int y = y_[static_cast<std::size_t>(batch[static_cast<std::size_t>(k)])];
       const Real f = cross_entropy(Z2.col(k), y) + reg;
-      s += (C_obj != nullptr && f > *C_obj) ? *C_obj : f;
+      s += (C_obj != nullptr && !(f <= *C_obj)) ? *C_obj : f;  // NaN counts as C_obj
     }
     return s;
   }
@@ -280,7 +289,8 @@ class mlp_line_evaluator {
   }
   /// ‖g‖².
   [[nodiscard]] const Real& g_squared() const { return gg_; }
-  /// Σ_{i∈B} min(f(w − ηg; d_i), C_obj).
+  /// Σ_{i∈B} min(f(w − ηg; d_i), C_obj): each example adds a value in [0, C_obj] (CE >= 0; a
+  /// NaN loss counts as C_obj), so C_obj is the query sensitivity (PRIV.LINESEARCH.C_OBJ).
   [[nodiscard]] Real clipped_sum(const Real& eta, const Real& C_obj) const {
     Real wsq = ww_ - Real(2) * eta * wg_ + eta * eta * gg_;
     if (wsq < Real(0)) wsq = Real(0);
