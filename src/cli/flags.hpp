@@ -138,10 +138,17 @@ class flag_set {
       start = slash + 1;
     }
   }
-  static std::string unescape(std::string s) {
-    for (std::size_t i = 0; (i = s.find('~', i)) != std::string::npos; ++i)
-      s.replace(i, 2, s.compare(i, 2, "~1") == 0 ? "/" : "~");
-    return s;
+  static std::string unescape(const std::string& s) {  // RFC 6901: ~1 -> '/', ~0 -> '~'
+    std::string out;
+    for (std::size_t i = 0; i < s.size(); ++i) {
+      if (s[i] == '~' && i + 1 < s.size()) {
+        out += s[i + 1] == '1' ? '/' : '~';
+        ++i;
+      } else {
+        out += s[i];
+      }
+    }
+    return out;
   }
 
   /// A flag's text must be UTF-8 (a JSON string): refused naming the flag, never an internal
