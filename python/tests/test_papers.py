@@ -25,7 +25,7 @@ import dpref
 # shorter runs of examples/<paper>.json (params fields)
 SHORT = {
     "ev": {"iterations": 3, "optimum": False},
-    "linesearch": {"iterations": 5, "max_it": 5, "diagnostics": True},
+    "linesearch": {"max_it": 5, "diagnostics": True},  # (iterations does not apply to blsgd: HARD.APPLIES)
     "dda": {"iterations": 10, "trace_every": 5, "optimum": False, "diagnostics": True},
     "pwa": {"iterations": 20, "trace": True, "diagnostics": True},
     "accel": {},
@@ -36,6 +36,8 @@ SHORT_PROBLEM = {
     "dda": {"records": 60},
 }
 SHORT_NETWORK = {"dda": {"nodes": 5}}
+# fields of the example that no longer apply after SHORT (refused if given: HARD.APPLIES)
+SHORT_DROP = {"ev": ["optimum_max_iterations", "optimum_relative_gap"]}
 # a second parameter each paper must accept by name (override test)
 OVERRIDE = {"ev": ("epsilon", 0.25), "linesearch": ("epsilon", 0.5), "dda": ("epsilon", 0.5),
             "pwa": ("epsilon", 0.2), "accel": ("epsilon", 0.5)}
@@ -47,6 +49,8 @@ def config_of(source_dir, paper):
     with open(source_dir / "examples" / f"{paper}.json") as f:
         cfg = json.load(f)
     cfg["params"].update(SHORT.get(paper, {}))
+    for key in SHORT_DROP.get(paper, []):
+        cfg["params"].pop(key, None)
     cfg.setdefault("problem", {}).update(SHORT_PROBLEM.get(paper, {}))
     if paper in SHORT_NETWORK:
         cfg["network"].update(SHORT_NETWORK[paper])

@@ -190,6 +190,9 @@ void register_accel_command(CLI::App& app) {
   study->add_option("--data-seed", c.data_seed, "data seed")
       ->capture_default_str()
       ->check(unsigned_integer());
+  study->add_flag("--force", c.force,
+                  "run even when the work of Figures 3-4 exceeds 1e13 multiply-adds (progress "
+                  "with an estimate on stderr)");
   study->callback([so] { run_study(*so); });
 }
 

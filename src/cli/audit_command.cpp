@@ -34,6 +34,7 @@ struct audit_text {
   std::string mechanism;
   std::optional<std::string> epsilon, delta, samples, seed, alpha, threads, dim, candidates;
   bool json = false;
+  bool force = false;
 };
 
 /// Text flags -> options; a flag that does not apply to the mechanism is refused (never ignored).
@@ -42,6 +43,7 @@ audit_options parse(const audit_text& t) {
   audit_options o;
   o.mechanism = t.mechanism;
   o.json = t.json;
+  o.force = t.force;
   const auto real = [](const std::optional<std::string>& v, const char* flag, double& out) {
     if (v) out = io::parse_real<double>(*v, flag);
   };
@@ -107,6 +109,11 @@ void run_audit_command(audit_options o) {
       f && world().size() > 1 && std::to_string(world().rank()) == f)
     throw std::runtime_error("injected failure (DPREF_TEST_FAIL_RANK=" + std::string(f) + ")");
   o.comm = &world();
+  if (o.force && o.work() > audit::builtin_options::max_work && world().is_root())
+    std::fprintf(stderr,
+                 "dpref audit: --force: %.3g draws per neighbour pair (the bound is 2^30 = "
+                 "%.3g); at about 2e7 draws per second and thread, roughly %.0f s per pair\n",
+                 o.work(), audit::builtin_options::max_work, o.work() / 2e7);
   std::string sampler;
   const audit::audit_report r = audit::run_builtin(o, sampler);
   if (world().is_root()) {
@@ -133,8 +140,9 @@ void register_audit_command(CLI::App& app) {
       ->check(CLI::IsMember(audit::builtin_mechanisms()));
   cmd->add_option("--epsilon", t->epsilon, "Claimed (and calibrated) epsilon, in [0.001, 20]");
   cmd->add_option("--delta", t->delta, "Claimed delta (gaussian only), in [1e-12, 0.5]");
-  cmd->add_option("--samples", t->samples,
-                  "Search and test samples per side and pair, in [1000, 2^34]");
+  cmd->add_option(
+      "--samples", t->samples,
+      "Search and test samples per side and pair, in [1000, 2^34] (over 2^28: --force)");
   cmd->add_option("--seed", t->seed, "Seed, an integer in [0, 2^64)");
   cmd->add_option("--alpha", t->alpha, "False-alarm probability, in [1e-15, 0.5]");
   cmd->add_option("--threads", t->threads,
@@ -142,6 +150,8 @@ void register_audit_command(CLI::App& app) {
   cmd->add_option("--dim", t->dim, "Dimension (vector-laplace only), in [1, 64]");
   cmd->add_option("--candidates", t->candidates, "Candidates (exponential only), in [2, 10000]");
   cmd->add_flag("--json", t->json, "JSON output");
+  cmd->add_flag("--force", t->force,
+                "run even when 4 × samples × (dim or candidates) exceeds 2^30 draws per pair");
   cmd->callback([t] { run_audit_command(parse(*t)); });
 }
 

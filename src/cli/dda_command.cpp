@@ -227,7 +227,42 @@ struct study_options {
   std::uint64_t seed = 20261121;
   bool hidden = false;
   int max_order = 64;
+  bool force = false;
 };
+
+/// Every option of `dda study` checked before the first data file is read (HARD.WORK): list
+/// entries, ranges, and the work bound — runs × epochs passes over the data, runs = datasets ×
+/// 2 regularisers × |edges| × (1 + 3 |eps|) — at most 2000 without --force.
+void validate_study(const study_options& so) {
+  const param_checker c("dda::study");
+  c.require(!so.datasets.empty() && so.datasets.size() <= 3, "datasets",
+            "1 to 3 of fashion, grants, synthetic", so.datasets.size());
+  for (std::size_t i = 0; i < so.datasets.size(); ++i) {
+    const std::string& d = so.datasets[i];
+    c.require(d == "fashion" || d == "grants" || d == "synthetic", "datasets",
+              "fashion, grants or synthetic", "'" + d.substr(0, 80) + "'");
+    for (std::size_t j = 0; j < i; ++j)
+      c.require(so.datasets[j] != d, "datasets", "without repetitions", "'" + d + "'");
+  }
+  c.require(!so.eps.empty() && so.eps.size() <= 100, "eps", "a list of 1 to 100 values",
+            so.eps.size());
+  for (const double e : so.eps) c.in_closed("eps", e, 1e-6, 1e6, "finite and in [1e-6, 1e6]");
+  c.require(!so.edges.empty() && so.edges.size() <= 10, "edges", "a list of 1 to 10 values",
+            so.edges.size());
+  for (const int e : so.edges)
+    c.at_least<int>("edges", e, 1, 10);  // K_20: at most 10 disjoint edges per round
+  c.in_closed("epochs", so.epochs, 1e-3, 1000.0, "finite and in [0.001, 1000]");
+  c.at_least<int>("max_order", so.max_order, 2, 256);
+  const double passes = static_cast<double>(so.datasets.size()) * 2.0 *
+                        static_cast<double>(so.edges.size()) *
+                        (1.0 + 3.0 * static_cast<double>(so.eps.size())) * so.epochs;
+  if (!so.force)
+    c.require(passes <= 2000, "epochs",
+              "such that runs × epochs <= 2000 passes over the data (runs = datasets × 2 × "
+              "|edges| × (1 + 3 |eps|)), or give --force (got " +
+                  std::to_string(static_cast<long long>(passes)) + " passes)",
+              so.epochs);
+}
 
 template <class F>
 void study_dataset(const loaded<F>& data, const study_options& so, json& runs) {
@@ -284,6 +319,7 @@ void study_dataset(const loaded<F>& data, const study_options& so, json& runs) {
 }
 
 void study_cmd(const study_options& so) {
+  validate_study(so);
   const auto dir = data_dir(so.data_dir);
   json runs = json::array();
   for (const auto& d : so.datasets) {
@@ -338,7 +374,10 @@ void register_dda_command(CLI::App& app) {
   st->add_option("--epochs", so->epochs, "Passes over the data");
   st->add_option("--seed", so->seed, "Seed")->check(unsigned_integer());
   st->add_flag("--hidden-active-set", so->hidden, "iota/q model (not Definition 1)");
-  st->add_option("--max-order", so->max_order, "Largest RDP order");
+  st->add_option("--max-order", so->max_order, "Largest RDP order, in [2, 256]");
+  st->add_flag("--force", so->force,
+               "run even when runs × epochs exceeds 2000 passes over the data (progress per "
+               "run on stderr)");
   st->callback([so] { study_cmd(*so); });
 }
 

@@ -74,7 +74,12 @@ class flag_set {
     std::vector<std::pair<std::string, std::string>> names;  // pointer -> flag
     for (const auto& f : flags_) {
       if (!f->given()) continue;
+      if (f->secure_alias && !f->secure_on)
+        throw std::invalid_argument(
+            "--secure takes no value (it means --" + f->flag.substr(2) +
+            " secure; for the idealised release leave it out), got '--secure=false'");
       check_utf8(f->flag, f->value());
+      check_parents(root, *f, file ? params_file_ : source);
       root[io::json::json_pointer(f->pointer)] = f->value();
       names.emplace_back(f->pointer, f->flag);
       if (f->is_list)
@@ -92,6 +97,7 @@ class flag_set {
     std::string flag, pointer;
     bool is_list = false;
     bool secure_alias = false;  ///< `--secure` given (noise_mode fields)
+    bool secure_on = true;      ///< false for `--secure=false` (refused: HARD.APPLIES)
     std::string text;
     std::optional<bool> on;
     std::vector<std::string> items;
@@ -110,6 +116,40 @@ class flag_set {
       return text;
     }
   };
+
+  /// Every section on the way to a flag's key must be an object (or absent) in the --params
+  /// document: `{"params": []}` with `--epsilon 1` is invalid input naming the section and the
+  /// flag, not nlohmann's parse_error (an internal error, HARD.APPLIES).
+  static void check_parents(const io::json& root, const flag& f, const std::string& source) {
+    const io::json* at = &root;
+    std::string ptr;
+    std::size_t start = 1;
+    while (true) {
+      const std::size_t slash = f.pointer.find('/', start);
+      if (slash == std::string::npos) return;
+      const std::string key = unescape(f.pointer.substr(start, slash - start));
+      ptr += "/" + io::pointer_escape(key);
+      const auto it = at->find(key);
+      if (it == at->end()) return;
+      if (!it->is_object())
+        throw std::invalid_argument(source + ": " + ptr + " must be an object (the flag " + f.flag +
+                                    " sets a key in it), got " + io::brief(*it));
+      at = &*it;
+      start = slash + 1;
+    }
+  }
+  static std::string unescape(const std::string& s) {  // RFC 6901: ~1 -> '/', ~0 -> '~'
+    std::string out;
+    for (std::size_t i = 0; i < s.size(); ++i) {
+      if (s[i] == '~' && i + 1 < s.size()) {
+        out += s[i + 1] == '1' ? '/' : '~';
+        ++i;
+      } else {
+        out += s[i];
+      }
+    }
+    return out;
+  }
 
   /// A flag's text must be UTF-8 (a JSON string): refused naming the flag, never an internal
   /// error when the value is echoed (HARD.FUZZ, fuzz target cli_args).
@@ -188,7 +228,11 @@ class flag_set {
           throw std::logic_error("flag_set: two noise_mode fields map to the flag --secure");
         seen_.insert("--secure");
         cmd->add_flag_function(
-               "--secure", [raw](std::int64_t) { raw->secure_alias = true; },
+               "--secure",
+               [raw](std::int64_t n) {
+                 raw->secure_alias = true;
+                 raw->secure_on = n > 0;
+               },
                "same as " + f->flag +
                    " secure: every released noisy value goes through the lattice mechanisms, "
                    "so the certified guarantee holds for the released doubles")

@@ -13,6 +13,7 @@
 #include "commands.hpp"
 #include "dpref/pwa/exponential_mechanism.hpp"
 #include "dpref/pwa/exponential_mechanism_lp.hpp"
+#include "dpref/pwa/problem_spec.hpp"
 #include "dpref/pwa/study.hpp"
 #include "flags.hpp"
 #include "json_format.hpp"
@@ -34,13 +35,43 @@ struct pwa_sample_options {
   long long n = 1, steps = 5000, max_attempts = 100'000'000;
   bool diagnostics = false;
   std::uint64_t seed = 20261121, data_seed = 1;
+  bool force = false;
 };
+
+/// Work bound of `pwa sample` (HARD.WORK): samples × (Metropolis steps, or 1) × m × d
+/// multiply-adds of the objective, at most 1e10 without --force.
+constexpr double max_sample_work = 1e10;
 
 template <real_scalar Real>
 void run_sample(const pwa_sample_options& o) {
   const Real c = parse_scalar<Real>(o.c, "--c"), bmax = parse_scalar<Real>(o.bmax, "--bmax");
   const Real eps = parse_scalar<Real>(o.epsilon, "--epsilon");
   const auto method = pwa::parse_me_method(o.method);
+  // every flag checked before the instance is built (HARD.WORK: no allocation of an absurd d)
+  pwa::problem_spec<Real> spec;
+  spec.m = o.m;
+  spec.d = o.d;
+  spec.c = c;
+  spec.bmax = bmax;
+  spec.validate();  // m in [1, 1e5], d in [1, 1000], m·d <= 1e7, c, bmax
+  const param_checker chk("pwa sample");
+  chk.positive("epsilon", eps);
+  chk.require(eps <= Real(1e6), "epsilon", "finite and in (0, 1e6]", eps);
+  chk.at_least<long long>("samples", o.n, 1, 10000000);
+  chk.at_least<long long>("steps", o.steps, 1, 10000000);
+  chk.at_least<long long>("max_attempts", o.max_attempts, 1, 1000000000000LL);
+  if (o.f_lower != "lp" && o.f_lower != "dual")
+    throw std::invalid_argument("dpref pwa sample: --f-lower must be lp or dual, got '" +
+                                o.f_lower + "'");
+  const double work = static_cast<double>(o.n) *
+                      (method == pwa::me_method::metropolis ? static_cast<double>(o.steps) : 1.0) *
+                      static_cast<double>(o.m) * static_cast<double>(o.d);
+  if (!o.force && work > max_sample_work)
+    chk.fail("samples",
+             "such that samples × (steps with metropolis) × m × d <= 1e10, or give --force "
+             "(work " +
+                 std::to_string(static_cast<long long>(work)) + ")",
+             o.n);
   const auto F = pwa::gaussian_instance<Real>(o.data_seed, o.m, o.d, c, bmax);
   pwa::me_config<Real> cfg;
   cfg.max_attempts = o.max_attempts;
@@ -126,6 +157,8 @@ void register_pwa_sample_command(CLI::App& app) {
                 "privacy guarantee)");
   cmd->add_option("--eta", o->eta, "Metropolis covariance eta * c * I (pwa: 0.1)")
       ->capture_default_str();
+  cmd->add_flag("--force", o->force,
+                "run even when samples × (steps) × m × d exceeds 1e10 multiply-adds");
   cmd->add_option("--seed", o->seed, "noise seed")
       ->capture_default_str()
       ->check(unsigned_integer());

@@ -53,7 +53,10 @@ void ev_throughput(const options& o, results& out) {
   const long long users = o.quick ? 5000 : 100000;
   cfg["problem"]["mode"] = "per_user";
   cfg["problem"]["users"] = users;
+  cfg["problem"].erase("groups");  // HARD.APPLIES: grouped mode only
   cfg["params"]["optimum"] = false;
+  cfg["params"].erase("optimum_max_iterations");  // apply only with the optimum
+  cfg["params"].erase("optimum_relative_gap");
   cfg["params"]["threads"] = 1;
   const auto [t1, r1] = timed("ev", cfg, "double", o.quick ? 2 : 3);
   cfg["params"]["threads"] = 2;
@@ -75,6 +78,7 @@ void iterations_per_second(const options& o, results& out, const std::string& pa
     cfg["params"]["iterations"] = o.quick ? 300 : 3000;
   } else {
     cfg["params"]["algorithm"] = "nag";  // T = iterations (the -opt variants stop at T')
+    cfg["params"].erase("E0");           // HARD.APPLIES: the -opt variants only
     cfg["params"]["trace"] = false;
     cfg["params"]["iterations"] = o.quick ? 200 : 2000;
   }

@@ -22,23 +22,23 @@ if(TARGET dpref_cli AND TARGET dpref::mpi)
                      ev run --params ${PROJECT_SOURCE_DIR}/examples/ev.json)
     add_test(NAME DIST_EV_identical_blocks
              COMMAND ${PROJECT_SOURCE_DIR}/tests/cli/mpi_identical.sh $<TARGET_FILE:dpref_cli> "1 2 3" --
-                     ev run --params ${PROJECT_SOURCE_DIR}/examples/ev.json --mode per_user
-                     --users 5000 --optimum=false --iterations 20)
+                     ev run --params ${PROJECT_SOURCE_DIR}/examples/ev_per_user.json
+                     --users 5000 --iterations 20)
     add_test(NAME DIST_EV_identical_mp50
              COMMAND ${PROJECT_SOURCE_DIR}/tests/cli/mpi_identical.sh $<TARGET_FILE:dpref_cli> "2 3" --
-                     ev run --params ${PROJECT_SOURCE_DIR}/examples/ev.json --precision mp50
-                     --mode per_user --users 2100 --optimum=false --iterations 3)
+                     ev run --params ${PROJECT_SOURCE_DIR}/examples/ev_per_user.json --precision mp50
+                     --users 2100 --iterations 3)
     # without the optimum each rank draws only its owned columns' specs (a slice): grouped
     # multiplicities of the slice, and Algorithm 1 from the projected-zero start, whose initial
     # load is summed in column order along the ranks
     add_test(NAME DIST_EV_identical_grouped_slices
              COMMAND ${PROJECT_SOURCE_DIR}/tests/cli/mpi_identical.sh $<TARGET_FILE:dpref_cli> "2 3" --
-                     ev run --params ${PROJECT_SOURCE_DIR}/examples/ev.json --mode grouped
-                     --users 7000 --groups 3000 --optimum=false --iterations 8)
+                     ev run --params ${PROJECT_SOURCE_DIR}/examples/ev_per_user.json --mode grouped
+                     --users 7000 --groups 3000 --iterations 8)
     add_test(NAME DIST_EV_identical_projected_zero
              COMMAND ${PROJECT_SOURCE_DIR}/tests/cli/mpi_identical.sh $<TARGET_FILE:dpref_cli> "2 3" --
-                     ev run --params ${PROJECT_SOURCE_DIR}/examples/ev.json --mode per_user
-                     --users 4000 --optimum=false --iterations 8 --algorithm projected_gradient
+                     ev run --params ${PROJECT_SOURCE_DIR}/examples/ev_per_user.json
+                     --users 4000 --iterations 8 --algorithm projected_gradient
                      --start projected_zero --step 0.5)
     # DIST.DDA: nodes split over the ranks; u_j point to point along the crossing edges of W^(t),
     # ζ_j and the node states gathered to rank 0

@@ -3,8 +3,10 @@
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
+#include <array>
 #include <cmath>
 #include <limits>
+#include <optional>
 #include <string>
 
 #include "dpref/io/json.hpp"
@@ -329,6 +331,144 @@ TEST(PRIV_RELEASE, PrivateResultsCarryDiagnosticsOnlyOnRequest) {
       result_value(np,
                    {"toy", "alg", {}, {}, nullptr, {{"objective", 3}}})["non_private"]["objective"],
       3);
+}
+
+}  // namespace
+
+// ---- issue 31: fields that do not apply, strict types, vacuous guarantees, work bounds -------
+// (spec/hardening.md HARD.APPLIES, HARD.VACUOUS, HARD.WORK)
+#include "dpref/accounting/account_report.hpp"
+#include "dpref/audit/builtin.hpp"
+
+namespace {
+
+enum class toy_mode { plain, scaled };
+constexpr auto enum_names(toy_mode) {
+  return std::array{std::pair{toy_mode::plain, std::string_view("plain")},
+                    std::pair{toy_mode::scaled, std::string_view("scaled")}};
+}
+
+/// A struct with one mode-dependent field (scale) and one optional-dependent field (step).
+struct toy_mode_params {
+  toy_mode mode = toy_mode::plain;
+  double scale = 2;
+  std::optional<double> rate;
+  double step = 1;
+  template <class V>
+  void fields(V&& v) {
+    v("mode", mode, "plain or scaled");
+    v("scale", scale, "scaled only");
+    v("rate", rate, "optional");
+    v("step", step, "only without rate");
+  }
+  template <class A>
+  void applicability(A&& a) const {
+    a("scale", mode == toy_mode::scaled, "applies only to mode scaled (mode is plain)");
+    a("step", !rate.has_value(), "applies only when rate is absent");
+  }
+};
+struct toy_config {
+  toy_mode_params params;
+  long long seed = 1;
+  template <class V>
+  void fields(V&& v) {
+    v("params", params, "nested");
+    v("seed", seed, "seed");
+  }
+};
+
+TEST(HARD_APPLIES, AFieldThatDoesNotApplyIsRefusedWhenGivenAndNotEchoed) {
+  const auto read = [](const char* text) {
+    toy_config c;
+    io::read_fields(node(document::parse(text, "p.json")), c);
+    return c;
+  };
+  // given where it does not apply: refused, naming the key (JSON pointer), the reason, the value
+  EXPECT_EQ(message_of([&] { (void)read(R"({"params": {"scale": 3}})"); }),
+            "p.json: /params/scale must be absent: it applies only to mode scaled (mode is "
+            "plain), got 3");
+  // the decision uses the values read, in any key order
+  EXPECT_EQ(read(R"({"params": {"scale": 3, "mode": "scaled"}})").params.scale, 3);
+  EXPECT_EQ(message_of([&] { (void)read(R"({"params": {"step": 2, "rate": 0.5}})"); }),
+            "p.json: /params/step must be absent: it applies only when rate is absent, got 2");
+  // an explicit null of an optional is its default ("absent"); absent keys are never refused
+  EXPECT_NO_THROW((void)read(R"({"params": {"rate": null, "step": 2}})"));
+  EXPECT_NO_THROW((void)read(R"({"params": {}})"));
+  // flags build the same document: the message names the flag
+  document f = document::from_value(io::json{{"params", {{"scale", "3"}}}}, "command line");
+  f.set_display_name("/params/scale", "--scale");
+  toy_config c;
+  EXPECT_EQ(message_of([&] { io::read_fields(node(f), c); }),
+            "--scale must be absent: it applies only to mode scaled (mode is plain), got \"3\"");
+  // the echo omits what does not apply, so that it reads back (the --params round trip)
+  toy_config w;
+  w.params.rate = 0.25;
+  const io::json echo = io::fields_value(w);
+  EXPECT_FALSE(echo["params"].contains("scale"));
+  EXPECT_FALSE(echo["params"].contains("step"));
+  toy_config back;
+  io::read_fields(node(document::parse(echo.dump(), "echo")), back);
+  EXPECT_EQ(io::fields_value(back), echo);
+  // a generator's full document loses exactly the keys that do not apply
+  const io::json full = {{"params", {{"mode", "plain"}, {"scale", 2}, {"step", 1}}}, {"seed", 3}};
+  const io::json trimmed = io::without_inapplicable<toy_config>(full);
+  EXPECT_EQ(trimmed, io::json({{"params", {{"mode", "plain"}, {"step", 1}}}, {"seed", 3}}));
+  EXPECT_NO_THROW((void)read(trimmed.dump().c_str()));
+}
+
+TEST(HARD_APPLIES, JsonIntegersAreNeverCoercedFromStrings) {
+  // a JSON document's integer must be a JSON integer; only flags (all text) give digit strings
+  EXPECT_EQ(message_of([] {
+              toy_config c;
+              io::read_fields(node(document::parse(R"({"seed": "5"})", "p.json")), c);
+            }),
+            "p.json: /seed must be an integer in [-9223372036854775808, 9223372036854775807] (no "
+            "fraction, no exponent), got \"5\"");
+  document f = document::from_value(io::json{{"seed", "5"}}, "command line");
+  f.set_display_name("/seed", "--seed");
+  toy_config c;
+  io::read_fields(node(f), c);
+  EXPECT_EQ(c.seed, 5);
+  // a real from an in-memory integer keeps every digit (beyond 2^53)
+  const document big = document::from_value(io::json{{"x", 9007199254740993LL}}, "mem");
+  EXPECT_EQ(node(big).at("x").real<long double>(), 9007199254740993.0L);
+}
+
+TEST(HARD_VACUOUS, ALedgerWhoseDeltaTermsReachOneIsRefusedNotPrinted) {
+  const char* text =
+      R"({"accounting": {"delta": 0}, "events": [{"mechanism": "approx", "epsilon": 0,
+          "delta": 0.6, "count": 2}]})";
+  const document d = document::parse(text, "l.json");
+  const std::string m = message_of([&] { (void)accounting::account_document<double>(node(d)); });
+  EXPECT_NE(m.find("l.json: (top level) must be a ledger with a non-vacuous guarantee"),
+            std::string::npos)
+      << m;
+  EXPECT_NE(m.find("got (epsilon, delta) = (0, 1)"), std::string::npos) << m;
+  const document ok = document::parse(
+      R"({"accounting": {"delta": 0}, "events": [{"mechanism": "approx", "epsilon": 0.1,
+          "delta": 0.2, "count": 2}]})",
+      "ok.json");
+  EXPECT_NO_THROW((void)accounting::account_document<double>(node(ok)));
+}
+
+TEST(HARD_WORK, AuditSamplesAreBoundedBeforeTheFirstDrawUnlessForced) {
+  audit::builtin_options o;
+  o.mechanism = "laplace";
+  o.samples = std::uint64_t{1} << 34;  // the flag's own maximum: 2^36 draws per pair
+  const std::string m = message_of([&] { audit::validate(o); });
+  EXPECT_NE(m.find("samples must be such that 4 × samples × (dim or candidates) <= 2^30"),
+            std::string::npos)
+      << m;
+  EXPECT_NE(m.find("got 17179869184"), std::string::npos) << m;
+  o.force = true;
+  EXPECT_NO_THROW(audit::validate(o));
+  o.force = false;
+  o.samples = std::uint64_t{1} << 28;  // exactly at the bound
+  EXPECT_NO_THROW(audit::validate(o));
+  o.mechanism = "exponential";
+  o.candidates = 10000;
+  o.samples = 100000;
+  EXPECT_THROW(audit::validate(o), std::invalid_argument);
 }
 
 }  // namespace

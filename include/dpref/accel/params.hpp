@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "dpref/error.hpp"
+#include "dpref/io/fields.hpp"
 #include "dpref/noise_mode.hpp"
 #include "dpref/params.hpp"
 #include "dpref/run/report.hpp"
@@ -119,6 +120,25 @@ struct params {
     v("clamp", clamp,
       "release = secure: public bound C > 0 on each coordinate of the minibatch gradient "
       "(clamped before the release; never from the data); absent: 2^10·S1");
+  }
+
+  /// The fields that apply only to some algorithms or modes (HARD.APPLIES): given explicitly
+  /// where they do not apply, io::read_fields refuses them.
+  template <class A>
+  void applicability(A&& a) const {
+    const std::string alg = " (algorithm is " + std::string(io::enum_to_string(algorithm)) + ")";
+    const std::string noi = " (noise is " + std::string(io::enum_to_string(noise)) + ")";
+    a("epsilon", noise != noise_mode::none,
+      "applies only to a private run" + noi + ": noise none releases no noise");
+    a("noise_scale", noise == noise_mode::fixed, "applies only to noise fixed" + noi);
+    a("allow_over_budget", noise == noise_mode::fixed, "applies only to noise fixed" + noi);
+    a("E0", algorithm == algorithm_kind::nag_opt || algorithm == algorithm_kind::masg_opt,
+      "applies only to algorithm nag_opt or masg_opt" + alg);
+    for (const char* f : {"masg_p", "masg_n1"})
+      a(f, algorithm == algorithm_kind::masg || algorithm == algorithm_kind::masg_opt,
+        "applies only to algorithm masg or masg_opt" + alg);
+    a("c", !alpha.has_value(), "applies only when alpha is absent (α = c/L; alpha is given)");
+    a("clamp", release == ::dpref::noise_mode::secure, "applies only to release secure");
   }
 
   /// The checks that need no problem.

@@ -5,8 +5,11 @@
 // flags into study_config, writes the document and runs the plot script.
 #pragma once
 
+#include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <filesystem>
 #include <optional>
 #include <stdexcept>
@@ -36,6 +39,67 @@ struct study_config {
   /// it is computed from the data, so NOT private); default: the public bound B²/4 + 2λ.
   bool paper_L = false;
   bool intercept = false;
+  bool force = false;  ///< lift the work bound (memory bounds stay); progress on stderr then
+
+  /// Work bound (HARD.WORK): Figures 3-4 cost about 6 algorithms × runs × Σ_m Σ_c Σ_T T ×
+  /// (m + n) × d multiply-adds (the minibatch gradient plus the objective trace of every
+  /// iterate, over the full data); more than this needs force.
+  static constexpr double max_work = 1e13;
+  [[nodiscard]] double work() const {
+    if (std::find(figures.begin(), figures.end(), 3) == figures.end()) return 0;
+    double sum_T = 0, sum_m = 0;
+    for (const long long T : T_list) sum_T += static_cast<double>(T);
+    for (const long long m : m_list)
+      sum_m += static_cast<double>(m <= 0 || m >= n ? n : m) + static_cast<double>(n);
+    return 6.0 * static_cast<double>(runs) * sum_m * static_cast<double>(c_list.size()) * sum_T *
+           static_cast<double>(d);
+  }
+
+  /// @throws invalid_parameter "accel::study_config.<field> must be <condition>, got <value>"
+  /// (every list entry and count, before any work; the work bound unless force)
+  /// @spec ACCEL.STUDY HARD.WORK
+  void validate() const {
+    const param_checker ch("accel::study_config");
+    ch.require(!figures.empty() && figures.size() <= 3, "figures", "a non-empty subset of 1, 2, 3",
+               figures.size());
+    for (std::size_t i = 0; i < figures.size(); ++i) {
+      ch.at_least<int>("figures", figures[i], 1, 3);
+      for (std::size_t j = 0; j < i; ++j)
+        ch.require(figures[j] != figures[i], "figures", "without repetitions", figures[i]);
+    }
+    ch.at_least<long long>("n", n, 1, 10000000);
+    ch.at_least<long long>("d", d, 1, 10000);
+    ch.require(n <= 100000000 / d, "n", "such that n·d <= 1e8 (memory bound)", n);
+    ch.at_least<long long>("runs", runs, 1, 100000);
+    ch.at_least<long long>("T_fig1", T_fig1, 1, 1000000);
+    ch.at_least<long long>("T_fig2", T_fig2, 1, 1000000);
+    const auto list = [&](std::string_view name, std::size_t size) {
+      ch.require(size >= 1 && size <= 100, name, "a list of 1 to 100 values", size);
+    };
+    list("T_list", T_list.size());
+    for (const long long T : T_list) ch.at_least<long long>("T_list", T, 1, 1000000);
+    list("m_list", m_list.size());
+    for (const long long m : m_list)
+      ch.require(m >= 0, "m_list",
+                 "entries >= 0 (n, 0 or >= n: the full batch; 1..n-1: a minibatch)", m);
+    list("c_list", c_list.size());
+    for (const double c : c_list) ch.positive("c_list", c);
+    ch.positive("eps", eps);
+    ch.require(eps <= 1e6, "eps", "finite and in (0, 1e6]", eps);
+    ch.nonnegative("lambda", lambda);
+    ch.nonnegative("E0", E0);
+    if (!force)
+      ch.require(work() <= max_work, "runs",
+                 "such that the work of Figures 3-4 (6 × runs × Σm (m + n) × |c_list| × ΣT × d "
+                 "multiply-adds) is <= 1e13, or give --force (got work " +
+                     format_work(work()) + ")",
+                 runs);
+  }
+  static std::string format_work(double w) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.3g", w);
+    return buf;
+  }
 };
 
 /// Figure 1: Theorem 3.5 on the 2-D quadratic Q = diag(μ, L) = diag(0.5, 1): ρ (3.18) and the
@@ -132,6 +196,10 @@ inline io::json study_figure34(const study_config& o) {
   fig["uses_data_L"] = o.paper_L;
   fig["mu"] = P.strong_convexity();
   io::json cases = io::json::array();
+  // progress with an estimate when the work bound was lifted (HARD.WORK)
+  const auto t0 = std::chrono::steady_clock::now();
+  const double total_cases = static_cast<double>(
+      o.m_list.size() * o.c_list.size() * o.T_list.size() * enum_names(algorithm_kind{}).size());
   for (const long long m : o.m_list)
     for (const double c : o.c_list)
       for (const long long T : o.T_list)
@@ -162,6 +230,15 @@ inline io::json study_figure34(const study_config& o) {
                            {"T", T},
                            {"T_used", Tused},
                            {"mean_excess", mean}});
+          if (o.force) {
+            const double s =
+                std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+            const double done = static_cast<double>(cases.size());
+            std::fprintf(stderr,
+                         "dpref accel study: figure 3-4 case %.0f of %.0f, %.0f s elapsed, about "
+                         "%.0f s left\n",
+                         done, total_cases, s, s / done * (total_cases - done));
+          }
         }
   fig["cases"] = cases;
   return fig;
@@ -170,6 +247,7 @@ inline io::json study_figure34(const study_config& o) {
 /// The study document: {"command", "figure1"?, "figure2"?, "figure34"?}.
 /// @throws std::invalid_argument for a figure other than 1, 2, 3 @spec ACCEL.STUDY
 inline io::json study_json(const study_config& o) {
+  o.validate();
   io::json out;
   out["command"] = "dpref accel study";
   for (const int f : o.figures) {

@@ -23,13 +23,23 @@ struct account_report {
 };
 
 /// Reads the ledger at `n` (strict: read_ledger) and accounts it.
-/// @throws std::invalid_argument naming the JSON path; invalid_parameter, std::domain_error
+/// @throws std::invalid_argument naming the JSON path (also for a vacuous guarantee: δ >= 1
+/// or ε = ∞, HARD.VACUOUS); invalid_parameter, std::domain_error
 /// for invalid values (the messages of read_ledger and account)
 /// @spec ACC.LEDGER.JSON
 template <real_scalar Real>
 account_report<Real> account_document(const io::node& n) {
   account_report<Real> r{read_ledger<Real>(n), {}, {}, {}};
   r.total = r.l.total();
+  // HARD.VACUOUS: δ >= 1 or ε = ∞ holds for every mechanism; it is not a result to print
+  if (!(r.total.delta < Real(1)) || !is_finite_value(r.total.epsilon))
+    throw std::invalid_argument(
+        n.where() +
+        " must be a ledger with a non-vacuous guarantee (δ < 1 and ε finite), got "
+        "(epsilon, delta) = (" +
+        io::format_real(r.total.epsilon) + ", " + io::format_real(r.total.delta) +
+        "): the δ terms of its events add up to >= 1 or its ε is unbounded, which any "
+        "mechanism satisfies");
   io::json events = io::json::array();
   // ACC.LEDGER.ALONE: the guarantee of an event alone is computed once per distinct event, and
   // not at all for a one-event ledger (it is the total): a query does its PLD / RDP work once

@@ -34,7 +34,10 @@ approx_dp<Real> compose_sequential(const std::vector<approx_dp<Real>>& parts) {
   work_real s(0), d(0);
   for (const auto& p : parts) {
     require_nonnegative("compose_sequential", "parts[i].eps", p.eps);
-    require_delta("compose_sequential", "parts[i].delta", p.delta);
+    // δ = 1 is allowed: a part may be an already capped composition (k·δ >= 1); the total is
+    // then vacuous and refused as a result by account_document (HARD.VACUOUS)
+    if (!(p.delta >= Real(0) && p.delta <= Real(1)))
+      fail_domain("compose_sequential", "parts[i].delta", "in [0, 1]", p.delta);
     s += c.in(p.eps);
     d += c.in(p.delta);
   }

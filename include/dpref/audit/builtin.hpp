@@ -43,6 +43,18 @@ struct builtin_options {
   unsigned threads = 0;
   std::size_t dim = 2;
   std::size_t candidates = 10;
+  /// Lift the work bound (HARD.WORK): work() <= max_work without it.
+  bool force = false;
+  /// Work bound: 4 × samples draws per neighbour pair (search and test, both sides), each
+  /// costing dim (vector-laplace) or candidates (exponential) draws: at most 2^30 without force
+  /// (about a minute on one core).
+  static constexpr double max_work = 1073741824.0;
+  [[nodiscard]] double work() const {
+    const double per = mechanism == "vector-laplace" ? static_cast<double>(dim)
+                       : mechanism == "exponential"  ? static_cast<double>(candidates)
+                                                     : 1.0;
+    return 4.0 * static_cast<double>(samples) * per;
+  }
   /// Processes sharing the sampling (nullptr: this one); results do not depend on it.
   const parallel::communicator* comm = nullptr;
 };
@@ -94,6 +106,11 @@ inline void validate(const builtin_options& o) {
   if (o.dim < 1 || o.dim > 64) fail_argument(fn, "dim", "in [1, 64]", o.dim);
   if (o.candidates < 2 || o.candidates > 10000)
     fail_argument(fn, "candidates", "in [2, 10000]", o.candidates);
+  if (!o.force && o.work() > builtin_options::max_work)
+    fail_argument(fn, "samples",
+                  "such that 4 × samples × (dim or candidates) <= 2^30 draws per pair (the work "
+                  "bound; about a minute), or force (--force)",
+                  o.samples);
 }
 
 /// Runs the built-in audit `o.mechanism`; `sampler` receives the sampler's description.

@@ -127,7 +127,7 @@ inline void only_keys(const io::node& n, const std::vector<std::string>& known) 
 /// value read from it converts each number from the text it was written with.
 inline io::json numbers_as_text(const io::node& n) {
   const io::json& v = n.value();
-  if (v.is_number()) return n.shown();
+  if (v.is_number_float()) return n.shown();  // integers stay JSON integers (HARD.APPLIES)
   if (v.is_array()) {
     io::json out = io::json::array();
     for (const io::node& e : n.elements()) out.push_back(numbers_as_text(e));

@@ -21,6 +21,7 @@
 #include <utility>
 
 #include "dpref/dda/dp_dda.hpp"
+#include "dpref/io/fields.hpp"
 #include "dpref/noise_mode.hpp"
 #include "dpref/params.hpp"
 #include "dpref/scalar.hpp"
@@ -106,6 +107,27 @@ struct params {
     v("release", release,
       "idealised (Gaussian noise added in floating point) or secure (lattice Gaussian: the "
       "guarantee holds for the released doubles; double, calibration rdp; SEC.DDA)");
+  }
+
+  /// The fields that apply only to some calibrations or options (HARD.APPLIES): given
+  /// explicitly where they do not apply, io::read_fields refuses them.
+  template <class A>
+  void applicability(A&& a) const {
+    const std::string cal =
+        " (calibration is " + std::string(io::enum_to_string(calibration)) + ")";
+    const bool priv = calibration != calibration_kind::none;
+    a("delta0",
+      calibration == calibration_kind::paper_theorem1 ||
+          calibration == calibration_kind::sound_chain,
+      "applies only to calibration paper_theorem1 or sound_chain" + cal);
+    a("delta_prime", calibration == calibration_kind::sound_chain,
+      "applies only to calibration sound_chain" + cal);
+    a("allow_over_budget", calibration == calibration_kind::paper_theorem1,
+      "applies only to calibration paper_theorem1" + cal);
+    for (const char* f : {"epsilon", "delta", "active_set_hidden", "fast_noise"})
+      a(f, priv, "applies only to a private run (calibration none adds no noise)");
+    a("optimum_max_epochs", optimum, "applies only with optimum = true");
+    a("optimum_tolerance", optimum, "applies only with optimum = true");
   }
 
   /// @throws invalid_parameter "dda::params.<field> must be <condition>, got <value>"

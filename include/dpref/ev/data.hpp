@@ -21,6 +21,7 @@
 #include "dpref/error.hpp"
 #include "dpref/ev/problem.hpp"
 #include "dpref/io/data_path.hpp"
+#include "dpref/io/fields.hpp"
 #include "dpref/io/number_text.hpp"
 #include "dpref/params.hpp"
 #include "dpref/random/bernoulli.hpp"
@@ -319,6 +320,12 @@ struct problem_spec {
     v("units", units, "units of U: paper (ev (7), λ = 1) or household (λ = m, EV.UNITS)");
     v("data_seed", data_seed, "seed of the synthetic specs (stream 0x45560001, substream j)");
     v("distribution", distribution, "distribution of the specs (ev §VII)");
+  }
+
+  /// groups applies to the grouped mode only (HARD.APPLIES).
+  template <class A>
+  void applicability(A&& a) const {
+    a("groups", mode == spec_mode::grouped, "applies only to mode grouped (mode is per_user)");
   }
 
   /// @throws invalid_parameter "ev::problem_spec.<field> must be ..., got ..."

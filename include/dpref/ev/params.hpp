@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "dpref/ev/sensitivity.hpp"
+#include "dpref/io/fields.hpp"
 #include "dpref/noise_mode.hpp"
 #include "dpref/params.hpp"
 #include "dpref/scalar.hpp"
@@ -137,6 +138,28 @@ struct params {
     v("release_clamp", release_clamp,
       "public clamp C in (0, 1e15] of secure mode: every coordinate of p^(k) is clamped to "
       "[−C, C] before the lattice release (same units as p; a bias only if |p_t| > C)");
+  }
+
+  /// The fields that apply only to some algorithms or modes (HARD.APPLIES): given explicitly
+  /// where they do not apply, io::read_fields refuses them.
+  template <class A>
+  void applicability(A&& a) const {
+    const std::string alg = " (algorithm is " + std::string(io::enum_to_string(algorithm)) + ")";
+    const bool priv = algorithm == algorithm_kind::private_projected_gradient;
+    for (const char* f : {"epsilon", "delta_r", "delta_e", "sensitivity_bound"})
+      a(f, priv, "applies only to the private algorithm private_projected_gradient" + alg);
+    a("constant_step", algorithm == algorithm_kind::projected_gradient,
+      "applies only to algorithm projected_gradient" + alg);
+    a("gradient_noise", algorithm == algorithm_kind::projected_sgd,
+      "applies only to algorithm projected_sgd" + alg);
+    a("start_vector", start == start_kind::public_vector,
+      "applies only to start public_vector (start is " + std::string(io::enum_to_string(start)) +
+          ")");
+    for (const char* f : {"optimum_max_iterations", "optimum_relative_gap"})
+      a(f, optimum || algorithm == algorithm_kind::optimum,
+        "applies only with optimum = true or algorithm optimum");
+    a("release_clamp", release == noise_mode::secure,
+      "applies only to release secure (release is idealised)");
   }
 
   /// @throws invalid_parameter "ev::params.<field> must be <condition>, got <value>"

@@ -153,6 +153,14 @@ struct config {
     v("force", force, "lift the work bound (Σ iterations × columns × T <= 1e11)");
   }
 
+  /// groups applies when some part of the study runs the grouped mode (HARD.APPLIES).
+  template <class A>
+  void applicability(A&& a) const {
+    a("groups", mode == spec_mode::grouped || fig1_mode == spec_mode::grouped || reference_runs > 0,
+      "applies only when mode or fig1_mode is grouped or reference_runs > 0 (the per-user vs "
+      "grouped comparison)");
+  }
+
   /// @throws invalid_parameter "ev::study::config.<field> must be ..., got ..."
   /// @spec EV.STUDY.CONFIG
   void validate() const {

@@ -11,6 +11,14 @@
 //     constexpr auto enum_names(start_kind) {
 //       return std::array{std::pair{start_kind::zero, std::string_view("zero")}, ...};
 //     }
+// A struct whose fields do not all apply in every configuration (an algorithm's own constants,
+// a mode's or a calibration's parameters) declares which apply with a second member template
+//     template <class A> void applicability(A&& a) const {
+//       a("delta0", calibration != calibration_kind::rdp, "applies only to calibration ...");
+//     }
+// io::read_fields refuses a key that is present (given explicitly, in a --params file or as a
+// flag) when its field does not apply, naming the key and the reason; io::fields_value omits
+// such fields from the echoed configuration (spec/hardening.md HARD.APPLIES).
 // This header has no dependency: paper headers include it; only the translation units that
 // read or write JSON include io/json.hpp.
 #pragma once
@@ -20,6 +28,7 @@
 #include <string_view>
 #include <type_traits>
 #include <utility>
+#include <vector>
 
 namespace dpref::io {
 
@@ -34,6 +43,30 @@ template <class T>
 concept has_fields = requires(T& t, ignore_fields v) {
   t.fields(v);
 };
+
+/// Visitor of applicability() that records nothing (used to detect the member).
+struct ignore_applicability {
+  void operator()(std::string_view, bool, std::string_view) const {}
+};
+
+/// T declares which of its fields apply: `template <class A> void applicability(A&&) const`,
+/// calling a(name, applies, reason) for every field that does not always apply. `reason` says
+/// when it applies ("applies only to calibration paper_theorem1 or sound_chain").
+template <class T>
+concept has_applicability = requires(const T& t, ignore_applicability a) {
+  t.applicability(a);
+};
+
+/// The fields of `x` that do not apply (empty if T declares none).
+template <class T>
+std::vector<std::pair<std::string, std::string>> inapplicable_fields(const T& x) {
+  std::vector<std::pair<std::string, std::string>> out;
+  if constexpr (has_applicability<T>)
+    x.applicability([&](std::string_view name, bool applies, std::string_view reason) {
+      if (!applies) out.emplace_back(std::string(name), std::string(reason));
+    });
+  return out;
+}
 
 /// E is an enum with an `enum_names(E)` table found by argument-dependent lookup.
 template <class E>

@@ -105,7 +105,9 @@ class node {
     std::string text;
     if (v_->is_number()) {
       const std::string* raw = doc_->raw_number(ptr_);
-      text = raw ? *raw : format_real(v_->get<double>());
+      text = raw                       ? *raw
+             : v_->is_number_integer() ? v_->dump()  // exact, also beyond 2^53
+                                       : format_real(v_->get<double>());
     } else if (v_->is_string()) {
       text = v_->get<std::string>();
     } else {
@@ -117,15 +119,16 @@ class node {
       fail(std::string("a finite decimal number in the range of ") + scalar_name<Real>());
     }
   }
-  /// An integer in [lo, hi], written without fraction or exponent (a JSON integer, or a
-  /// string of digits for values that came from the command line).
+  /// An integer in [lo, hi], written without fraction or exponent: a JSON integer (a string
+  /// of digits only for values that came from the command line, which are all text; in a JSON
+  /// document "5" is refused, never coerced: HARD.APPLIES).
   template <class Int>
   [[nodiscard]] Int integer(Int lo = std::numeric_limits<Int>::lowest(),
                             Int hi = std::numeric_limits<Int>::max()) const {
     std::string text;
     if (v_->is_number_integer()) {
       text = shown();
-    } else if (v_->is_string()) {
+    } else if (v_->is_string() && doc_->has_display_name(ptr_)) {
       text = v_->get<std::string>();
     } else {
       fail("an integer in [" + std::to_string(lo) + ", " + std::to_string(hi) +
@@ -166,8 +169,15 @@ class node {
 template <class T>
 void read_value(const node& n, T& out);
 
-/// Reads the fields of `out` from the object at `n` (absent keys keep their defaults) and
-/// refuses every key that is not a field: "<where> has unknown key "x" (valid keys: ...)".
+namespace detail {
+/// Whether read_fields checks applicability (off only inside without_inapplicable).
+inline thread_local bool check_applicability = true;
+}  // namespace detail
+
+/// Reads the fields of `out` from the object at `n` (absent keys keep their defaults), refuses
+/// every key that is not a field: "<where> has unknown key "x" (valid keys: ...)", and every
+/// key present whose field does not apply to what was read (T::applicability, HARD.APPLIES):
+/// "<where> must be absent: it applies only to ..., got <value>".
 /// @spec ARCH.JSON ARCH.FIELDS
 template <has_fields T>
 void read_fields(const node& n, T& out) {
@@ -184,6 +194,47 @@ void read_fields(const node& n, T& out) {
       throw std::invalid_argument(n.where() + " has unknown key \"" + k +
                                   "\" (valid keys: " + valid + ")");
     }
+  // HARD.APPLIES: a field given explicitly must apply to the configuration that was read
+  // (an explicit null of an optional field is its default, "absent", and is not refused)
+  if (!detail::check_applicability) return;
+  for (const auto& [name, reason] : inapplicable_fields(out))
+    if (const auto m = n.find(name); m && !m->is_null())
+      throw std::invalid_argument(m->where() + " must be absent: it " + reason + ", got " +
+                                  m->shown());
+}
+
+namespace detail {
+template <has_fields T>
+void erase_inapplicable(T& x, json& j) {
+  if (!j.is_object()) return;
+  for (const auto& f : inapplicable_fields(x)) j.erase(f.first);
+  x.fields([&](std::string_view name, auto& field, std::string_view = {}) {
+    if constexpr (has_fields<std::decay_t<decltype(field)>>) {
+      const auto it = j.find(std::string(name));
+      if (it != j.end()) erase_inapplicable(field, *it);
+    }
+  });
+}
+}  // namespace detail
+
+/// `j` without the keys whose fields do not apply to the T it describes (HARD.APPLIES): for
+/// generators that write one full document for several algorithms (the conformance families).
+/// @throws std::invalid_argument as read_fields for a document that is not a T
+template <has_fields T>
+json without_inapplicable(json j) {
+  T x{};
+  {
+    detail::check_applicability = false;
+    try {
+      read_fields(node(document::from_value(j, "document")), x);
+    } catch (...) {
+      detail::check_applicability = true;
+      throw;
+    }
+    detail::check_applicability = true;
+  }
+  detail::erase_inapplicable(x, j);
+  return j;
 }
 
 /// Typed reads used by read_fields (one overload per field type).
@@ -250,11 +301,15 @@ json real_value(const Real& x) {
 template <class T>
 json to_value(const T& x);
 
-/// Writes the fields of `x` as an object (in field-list order).
+/// Writes the fields of `x` as an object (in field-list order), without the fields that do not
+/// apply to it (has_applicability, HARD.APPLIES).
 template <has_fields T>
 json fields_value(const T& x) {
   json out = json::object();
+  const auto skip = inapplicable_fields(x);  // HARD.APPLIES: not echoed, so not read back
   const_cast<T&>(x).fields([&](std::string_view name, auto& field, std::string_view = {}) {
+    for (const auto& s : skip)
+      if (s.first == name) return;
     out[std::string(name)] = to_value(field);
   });
   return out;

@@ -72,6 +72,10 @@ class document {
   void set_display_name(const std::string& pointer, std::string name) {
     names_[pointer] = std::move(name);
   }
+  /// Whether the value at `pointer` has a display name (came from a command-line flag).
+  [[nodiscard]] bool has_display_name(const std::string& pointer) const {
+    return names_.count(pointer) != 0;
+  }
   [[nodiscard]] std::string display(const std::string& pointer) const {
     const auto it = names_.find(pointer);
     if (it != names_.end()) return it->second;

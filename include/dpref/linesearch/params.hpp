@@ -170,6 +170,10 @@ struct params {
   /// gradient sum, absent: n·C_grad; outpert: the minimiser, absent: R/μ).
   std::optional<Real> clamp;
 
+  /// Not a field: the algorithms of a study that uses this struct as the base parameters of
+  /// every cell (set by study_config::fields); a field applies if one of them uses it.
+  std::vector<linesearch::algorithm> study_algorithms{};
+
   /// Runtime hooks (not fields): observer after every update; progress text (stderr in the CLI).
   update_observer<Real> observer{};
   std::function<void(const std::string&)> progress{};
@@ -239,6 +243,53 @@ struct params {
     v("clamp", clamp,
       "release = secure: public bound C > 0 on each released coordinate (absent: n·C_grad for "
       "dpsgd's clipped sum, R/μ for outpert's minimiser)");
+  }
+
+  /// The fields that apply only to some algorithms or modes (HARD.APPLIES): given explicitly
+  /// where they do not apply, io::read_fields refuses them.
+  template <class A>
+  void applicability(A&& a) const {
+    using enum linesearch::algorithm;
+    const bool study = !study_algorithms.empty();
+    const auto uses = [&](std::initializer_list<linesearch::algorithm> set) {
+      for (const auto x : set) {
+        if (!study && x == algorithm) return true;
+        for (const auto y : study_algorithms)
+          if (x == y) return true;
+      }
+      return false;
+    };
+    const std::string alg =
+        study ? std::string(" (not among the study's algorithms)")
+              : " (algorithm is " + std::string(io::enum_to_string(algorithm)) + ")";
+    const auto only = [&](const char* field, std::initializer_list<linesearch::algorithm> set,
+                          const char* names) {
+      a(field, uses(set), std::string("applies only to algorithm ") + names + alg);
+    };
+    if (study) {
+      a("algorithm", false, "does not apply in a study (the algorithms list sets it per cell)");
+      a("epsilon", false, "does not apply in a study (eps_list sets it per cell)");
+    }
+    for (const char* f : {"epsilon", "delta"})
+      a(f, uses({blsgd, blsgd_ac, blgd, dpsgd, dpagd, outpert, objpert}),
+        "applies only to a private algorithm (nonprivate and majority release no noise)" + alg);
+    for (const char* f :
+         {"alpha", "beta", "max_it", "noise", "fallback_min_step", "tau", "varsigma", "phi_max",
+          "phi_min", "psi", "strategy", "svt_bound", "batch_accounting", "armijo_mean_scaling",
+          "rho_grad0", "ls_budget0", "eta0", "xi"})
+      only(f, {blsgd, blsgd_ac, blgd}, "blsgd, blsgd_ac or blgd");
+    only("zeta", {blsgd_ac}, "blsgd_ac");
+    for (const char* f : {"C_obj", "eps_iter_divisor", "max_iterations"})
+      only(f, {blsgd, blsgd_ac, blgd, dpagd}, "blsgd, blsgd_ac, blgd or dpagd");
+    only("C_grad", {blsgd, blsgd_ac, blgd, dpsgd, dpagd}, "blsgd, blsgd_ac, blgd, dpsgd or dpagd");
+    only("q", {blsgd, blsgd_ac, dpsgd}, "blsgd, blsgd_ac or dpsgd (blgd, dpagd: full batch)");
+    for (const char* f : {"sgd_eta", "noise_multiplier"}) only(f, {dpsgd}, "dpsgd");
+    for (const char* f : {"gamma", "max_step", "candidates"}) only(f, {dpagd}, "dpagd");
+    only("R", {outpert, objpert}, "outpert or objpert");
+    a("iterations", uses({dpsgd}) || (fallback_min_step && uses({blsgd, blsgd_ac, blgd})),
+      "applies only to algorithm dpsgd, or to blsgd, blsgd_ac and blgd with fallback_min_step" +
+          alg);
+    a("clamp", release == noise_mode::secure, "applies only to release secure");
   }
 
   /// @throws invalid_parameter "linesearch::params.<field> must be <condition>, got <value>"

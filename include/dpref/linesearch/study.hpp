@@ -28,9 +28,9 @@ struct study_config {
   std::vector<loss_kind> losses{loss_kind::logistic, loss_kind::hinge};
   std::vector<double> eps_list{0.05, 0.1, 0.2, 0.4, 0.8, 1.6};
   std::vector<linesearch::algorithm> algorithms{
-      algorithm::blsgd,  algorithm::blsgd_ac, algorithm::blgd,       algorithm::dpsgd,
-      algorithm::dpagd,  algorithm::outpert,  algorithm::objpert,    algorithm::nonprivate,
-      algorithm::majority};
+      algorithm::blsgd,   algorithm::blsgd_ac,   algorithm::blgd,
+      algorithm::dpsgd,   algorithm::dpagd,      algorithm::outpert,
+      algorithm::objpert, algorithm::nonprivate, algorithm::majority};
   long long folds = 10, reps = 5;
   std::optional<long long> max_rows;  ///< keep every k-th row so that at most this many remain
   long long synthetic_n = 250000, synthetic_d = 10;
@@ -55,6 +55,7 @@ struct study_config {
     v("synthetic_d", synthetic_d, "synthetic dimension in [1, 100000]");
     v("synthetic_seed", synthetic_seed, "seed of the synthetic data generator");
     v("mu", mu, "L2 regularisation μ in [0, 1e6]");
+    params.study_algorithms = algorithms;  // HARD.APPLIES: the fields of the study's algorithms
     v("params", params, "base parameters of every run (epsilon and algorithm set per cell)");
     v("seed", seed, "seed of the folds and runs");
     v("plot_script", plot_script,
@@ -80,8 +81,7 @@ struct study_config {
   void validate() const {
     const param_checker c("linesearch::study");
     c.require(data.size() <= 100, "data", "at most 100 files", data.size());
-    c.require(!figures.empty() && figures.size() <= 3, "figures", "1 to 3 entries",
-              figures.size());
+    c.require(!figures.empty() && figures.size() <= 3, "figures", "1 to 3 entries", figures.size());
     for (const long long f : figures) c.at_least<long long>("figures", f, 1, 3);
     c.require(!losses.empty() && losses.size() <= 3, "losses", "1 to 3 entries", losses.size());
     c.require(!eps_list.empty() && eps_list.size() <= 100, "eps_list", "1 to 100 entries",
@@ -117,9 +117,9 @@ struct study_config {
 inline long long study_config::cells() const {
   long long n = 0;
   for (const long long f : figures)
-    n += f == 1 ? 48 : f == 2 ? 6
-                              : static_cast<long long>(losses.size() * eps_list.size() *
-                                                       algorithms.size());
+    n += f == 1   ? 48
+         : f == 2 ? 6
+                  : static_cast<long long>(losses.size() * eps_list.size() * algorithms.size());
   return n * std::max<long long>(1, static_cast<long long>(data.size()));
 }
 
@@ -214,9 +214,10 @@ inline io::json study_json(const io::document& doc,
                            const std::function<void(const std::string&)>& progress = {}) {
   study_config cfg;
   io::read_fields(io::node(doc), cfg);
-  detail::located(doc, {{"linesearch::study", ""}, {"linesearch::params", "/params"},
-                        {"linesearch::problem", ""}},
-                  [&] { cfg.validate(); });
+  detail::located(
+      doc,
+      {{"linesearch::study", ""}, {"linesearch::params", "/params"}, {"linesearch::problem", ""}},
+      [&] { cfg.validate(); });
   const auto say = [&](const std::string& s) {
     if (progress) progress(s);
   };

@@ -21,6 +21,7 @@
 #include <utility>
 #include <vector>
 
+#include "dpref/io/fields.hpp"
 #include "dpref/noise_mode.hpp"
 #include "dpref/params.hpp"
 #include "dpref/pwa/laplace_mechanisms.hpp"
@@ -127,6 +128,27 @@ struct params {
       "lattice release of M_P and before the utilities of Algorithm 2 and M_E, whose computed "
       "utilities' rounding (bounded with C) is in the ledger (a bias only if |b_i| > C; M_S "
       "clamps to the box c)");
+  }
+
+  /// The fields that apply only to some algorithms or modes (HARD.APPLIES): given explicitly
+  /// where they do not apply, io::read_fields refuses them.
+  template <class A>
+  void applicability(A&& a) const {
+    const std::string alg = " (algorithm is " + std::string(io::enum_to_string(algorithm)) + ")";
+    const bool subgradient = algorithm == algorithm_kind::private_subgradient ||
+                             algorithm == algorithm_kind::regular_subgradient;
+    a("epsilon", is_private(algorithm), "applies only to a private algorithm" + alg);
+    for (const char* f : {"iterations", "step", "step_rule", "start"})
+      a(f, subgradient,
+        "applies only to algorithm private_subgradient or regular_subgradient" + alg);
+    a("projection", subgradient || algorithm == algorithm_kind::perturb_solution,
+      "applies only to the subgradient methods and perturb_solution" + alg);
+    a("noise_rule", algorithm == algorithm_kind::perturb_solution,
+      "applies only to algorithm perturb_solution" + alg);
+    for (const char* f : {"sampler", "max_attempts"})
+      a(f, algorithm == algorithm_kind::exponential, "applies only to algorithm exponential" + alg);
+    a("release_clamp", release == noise_mode::secure && algorithm == algorithm_kind::perturb_data,
+      "applies only to release secure with algorithm perturb_data" + alg);
   }
 
   /// @throws invalid_parameter "pwa::params.<field> must be <condition>, got <value>"

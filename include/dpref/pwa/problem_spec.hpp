@@ -63,6 +63,11 @@ struct problem_spec {
     v("bmax", bmax, "neighbouring distance bmax in (0, 1e6] of pwa (4): max_i |b_i − b′_i|");
     v("data_seed", data_seed, "seed of the generated instance");
   }
+  /// data_seed applies to the generated instance only (HARD.APPLIES).
+  template <class A>
+  void applicability(A&& a) const {
+    a("data_seed", instance.empty(), "applies only to the generated instance (instance is a file)");
+  }
   /// @throws invalid_parameter "pwa::problem.<field> must be …"
   void validate() const {
     const param_checker ch("pwa::problem");

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "dpref/io/json.hpp"
+#include "dpref/params.hpp"
 #include "dpref/pwa/study.hpp"
 
 namespace dpref::pwa {
@@ -113,7 +114,57 @@ inline io::json study_iterations(const study_config& o) {
 /// "figure3_pieces", "epsilon_sweep"} (the figures requested).
 /// @throws std::invalid_argument for runs < 2 or an unknown figure
 /// @spec PWA.STUDY
+/// Every count and list entry of the study checked before any work, and the work bound
+/// (HARD.WORK): runs × d × Σ_points k·m (the subgradient methods' objective evaluations) at
+/// most 1e11. @throws invalid_parameter "pwa::study.<field> must be ..., got ..."
+inline void validate_study(const study_config& o) {
+  const param_checker c("pwa::study");
+  c.require(!o.figures.empty() && o.figures.size() <= 4, "figures",
+            "a non-empty subset of 1, 2, 3, 4", o.figures.size());
+  for (std::size_t i = 0; i < o.figures.size(); ++i) {
+    c.at_least<int>("figures", o.figures[i], 1, 4);
+    for (std::size_t j = 0; j < i; ++j)
+      c.require(o.figures[j] != o.figures[i], "figures", "without repetitions", o.figures[i]);
+  }
+  c.at_least<int>("m", o.m, 1, 100000);
+  c.at_least<int>("d", o.d, 1, 1000);
+  c.in_closed("c", o.c, 1e-6, 1e6, "finite and in [1e-6, 1e6]");
+  c.in_closed("bmax", o.bmax, 1e-6, 1e6, "finite and in [1e-6, 1e6]");
+  c.at_least<long long>("runs", o.study.runs, 2, 1000000);
+  c.at_least<long long>("iterations", o.study.iterations, 1, 10000000);
+  c.in_closed("epsilon", o.study.epsilon, 1e-9, 1e6, "finite and in [1e-9, 1e6]");
+  const auto list = [&](std::string_view name, std::size_t n) {
+    c.require(n >= 1 && n <= 100, name, "a list of 1 to 100 values", n);
+  };
+  list("k_list", o.k_list.size());
+  for (const long long k : o.k_list) c.at_least<long long>("k_list", k, 1, 10000000);
+  list("c_list", o.c_list.size());
+  for (const double x : o.c_list) c.in_closed("c_list", x, 1e-6, 1e6, "values in [1e-6, 1e6]");
+  list("m_list", o.m_list.size());
+  for (const double x : o.m_list)
+    c.require(x >= 1 && x <= 100000 && x == std::floor(x), "m_list", "whole numbers in [1, 100000]",
+              x);
+  list("eps_list", o.eps_list.size());
+  for (const double x : o.eps_list) c.in_closed("eps_list", x, 1e-9, 1e6, "values in [1e-9, 1e6]");
+  double km = 0;
+  const double k = static_cast<double>(o.study.iterations), m = o.m;
+  for (const int f : o.figures) {
+    if (f == 1)
+      for (const long long x : o.k_list) km += static_cast<double>(x) * m;
+    if (f == 2) km += static_cast<double>(o.c_list.size()) * k * m;
+    if (f == 3)
+      for (const double x : o.m_list) km += k * x;
+    if (f == 4) km += static_cast<double>(o.eps_list.size()) * k * m;
+  }
+  const double work = static_cast<double>(o.study.runs) * o.d * km;
+  c.require(work <= 1e11, "runs",
+            "such that runs × d × Σ_points k·m <= 1e11 (the work bound; got " +
+                io::format_real(work) + ")",
+            o.study.runs);
+}
+
 inline io::json study_json(const study_config& o) {
+  validate_study(o);
   if (o.study.runs < 2) throw std::invalid_argument("dpref pwa study: --runs must be >= 2");
   if (o.study.step && !(std::isfinite(*o.study.step) && *o.study.step > 0))
     throw std::invalid_argument("dpref pwa study: --step must be finite and > 0, got " +
