@@ -44,6 +44,8 @@ endfunction()
 dpref_ship(${CMAKE_SOURCE_DIR}/data/ev ev)
 dpref_ship(${CMAKE_SOURCE_DIR}/data/conformance conformance)
 dpref_ship(${CMAKE_SOURCE_DIR}/examples examples PATTERN "__pycache__" EXCLUDE)
+# dp_accounting's recorded PLD values and times: the baseline of reproduce's PLD performance rows
+dpref_ship(${CMAKE_SOURCE_DIR}/bench/data bench/data FILES_MATCHING PATTERN "dp_accounting_pld.json")
 dpref_ship(${CMAKE_SOURCE_DIR}/tests/regression/data tests/regression/data
            FILES_MATCHING PATTERN "linesearch_fertility_3000.csv")
 # Plotting scripts of the studies (scripts/*_plots.py) and of `dpref reproduce`

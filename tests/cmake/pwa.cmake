@@ -31,9 +31,12 @@ if(TARGET dpref_cli)
   set_tests_properties(pwa_cli_run_mp50 PROPERTIES LABELS unit PASS_REGULAR_EXPRESSION "certificate_gap")
   # PWA.RUN.RELEASE: a private run's document lists its enforced constants and carries no
   # non_private section unless --diagnostics
+  # (--iterations applies only to the subgradient methods: HARD.APPLIES)
+  set(PWA_ITERATIONS_private_subgradient --iterations 5)
+  set(PWA_ITERATIONS_regular_subgradient --iterations 5)
   foreach(alg private_subgradient perturb_data perturb_solution exponential)
     add_test(NAME PWA_RUN_RELEASE_cli_${alg}
-             COMMAND dpref_cli pwa run --algorithm ${alg} --m 8 --d 2 --iterations 5)
+             COMMAND dpref_cli pwa run --algorithm ${alg} --m 8 --d 2 ${PWA_ITERATIONS_${alg}})
     set_tests_properties(PWA_RUN_RELEASE_cli_${alg} PROPERTIES LABELS unit
                          PASS_REGULAR_EXPRESSION "\"enforced\": \\[" FAIL_REGULAR_EXPRESSION "non_private")
   endforeach()
@@ -48,19 +51,20 @@ if(TARGET dpref_cli)
   # ACC.LEDGER.ROUNDTRIP: each private algorithm's ledger re-accounted by `dpref account` bit
   # for bit (double and mp50); the non-private ones: schema-valid, no guarantee claimed
   set(PWA_CHECK /usr/bin/python3 ${PROJECT_SOURCE_DIR}/tests/cli/check_output.py)
-  set(PWA_SMALL pwa run --m 8 --d 2 --iterations 20)
+  set(PWA_SMALL pwa run --m 8 --d 2)
   foreach(prec double mp50)
     foreach(alg private_subgradient perturb_data perturb_solution exponential)
       add_test(NAME ACC_LEDGER_ROUNDTRIP_pwa_${alg}_${prec}
                COMMAND ${PWA_CHECK} --schema result --roundtrip $<TARGET_FILE:dpref_cli>
                        --precision ${prec} --expect paper=pwa --expect algorithm=${alg}
-                       -- $<TARGET_FILE:dpref_cli> ${PWA_SMALL} --algorithm ${alg}
-                       --precision ${prec})
+                       -- $<TARGET_FILE:dpref_cli> ${PWA_SMALL} ${PWA_ITERATIONS_${alg}}
+                       --algorithm ${alg} --precision ${prec})
       set_tests_properties(ACC_LEDGER_ROUNDTRIP_pwa_${alg}_${prec} PROPERTIES LABELS unit)
     endforeach()
     foreach(alg regular_subgradient optimum)
       add_test(NAME PWA_JSON_nonprivate_${alg}_${prec}
-               COMMAND $<TARGET_FILE:dpref_cli> ${PWA_SMALL} --algorithm ${alg} --precision ${prec})
+               COMMAND $<TARGET_FILE:dpref_cli> ${PWA_SMALL} ${PWA_ITERATIONS_${alg}}
+                       --algorithm ${alg} --precision ${prec})
       set_tests_properties(PWA_JSON_nonprivate_${alg}_${prec} PROPERTIES LABELS unit
                            PASS_REGULAR_EXPRESSION "\"privacy\": {[\r\n ]*\"private\": false[\r\n ]*}")
     endforeach()

@@ -4,12 +4,12 @@
 #                                                byte for byte (ctest CONF_CORPUS)
 #        regenerate.sh --update [DPREF]          rewrite data/conformance with a fresh
 #                                                regeneration (default DPREF:
-#                                                build/full/src/dpref), check dpref passes it and
+#                                                build/release/src/dpref), check dpref passes it and
 #                                                print the MANIFEST's counts and digests
 set -eu
 if [ "${1:-}" = "--update" ]; then
   root=$(cd "$(dirname "$0")/../.." && pwd)
-  dpref=${2:-$root/build/full/src/dpref}
+  dpref=${2:-$root/build/release/src/dpref}
   tmp="$root/data/conformance.new"
   rm -rf "$tmp"
   trap 'rm -rf "$tmp"' EXIT  # a failed generation leaves data/conformance as it was

@@ -43,9 +43,9 @@ cmake --build consumer-build > consumer-build.log 2>&1 || { cat consumer-build.l
 step "the installed dpref finds its data relative to itself"
 "$prefix/bin/dpref" --version
 # the shipped ev example reads the shipped base-load profile (shipped:ev/base_load_taylor.csv)
-ev_run=(ev run --params "$prefix/share/dpref/examples/ev.json" --algorithm projected_gradient
+ev_run=(ev run --params "$prefix/share/dpref/examples/ev.json"
         --iterations 2)
-"$prefix/bin/dpref" "${ev_run[@]}" --out ev.json 2> /dev/null
+"$prefix/bin/dpref" "${ev_run[@]}" --out ev.json 2> ev.err || { cat ev.err; exit 1; }
 grep -q '"status"' ev.json || { echo "FAIL: dpref ev run wrote no result"; exit 1; }
 echo "dpref ev run on the shipped example (shipped:ev/base_load_taylor.csv): ok"
 # negative control: the same binary outside the installation finds no data (no fallback to a
