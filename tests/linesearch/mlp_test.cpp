@@ -27,15 +27,15 @@
 namespace {
 
 // The statement throws std::domain_error (invalid_parameter) whose message contains `text`.
-#define EXPECT_THAT_MESSAGE(stmt, text)                                                    \
-  do {                                                                                     \
-    std::string msg_ = "(no exception)";                                                   \
-    try {                                                                                  \
-      (void)(stmt);                                                                        \
-    } catch (const std::domain_error& e_) {                                                \
-      msg_ = e_.what();                                                                    \
-    }                                                                                      \
-    EXPECT_NE(msg_.find(text), std::string::npos) << msg_;                                 \
+#define EXPECT_THAT_MESSAGE(stmt, text)                    \
+  do {                                                     \
+    std::string msg_ = "(no exception)";                   \
+    try {                                                  \
+      (void)(stmt);                                        \
+    } catch (const std::domain_error& e_) {                \
+      msg_ = e_.what();                                    \
+    }                                                      \
+    EXPECT_NE(msg_.find(text), std::string::npos) << msg_; \
   } while (0)
 
 using namespace dpref;
@@ -430,7 +430,8 @@ ls::params<double> section57(const mlp_classifier<double>& P, double rho_iter, l
 
 // The composed RDP curve of a ledger (the accountant's own per-event curves).
 accounting::rdp_curve<double> ledger_curve(const accounting::ledger<double>& l) {
-  const auto orders = accounting::integer_orders<double>(2, static_cast<int>(l.options().max_order));
+  const auto orders =
+      accounting::integer_orders<double>(2, static_cast<int>(l.options().max_order));
   std::optional<accounting::rdp_curve<double>> total;
   for (const auto& e : l.events()) {
     const auto c = *accounting::detail::part_of(e, orders).curve;

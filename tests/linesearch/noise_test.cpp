@@ -54,8 +54,8 @@ long double mtz(long double q, long double s, int a) {
   for (int k = 0; k <= a; ++k) {
     const long double lc = std::lgamma((long double)a + 1) - std::lgamma((long double)k + 1) -
                            std::lgamma((long double)(a - k) + 1);
-    const long double v = lc + (a - k) * std::log1p(-q) + k * std::log(q) +
-                          (long double)(k * k - k) / (2 * s * s);
+    const long double v =
+        lc + (a - k) * std::log1p(-q) + k * std::log(q) + (long double)(k * k - k) / (2 * s * s);
     t.push_back(v);
     top = std::max(top, v);
   }
@@ -68,7 +68,8 @@ long double balle(const std::vector<long double>& rdp, long double delta) {
   long double best = INFINITY;
   for (std::size_t i = 0; i < rdp.size(); ++i) {
     const long double a = 2 + (long double)i;
-    best = std::min(best, rdp[i] + std::log((a - 1) / a) - (std::log(delta) + std::log(a)) / (a - 1));
+    best =
+        std::min(best, rdp[i] + std::log((a - 1) / a) - (std::log(delta) + std::log(a)) / (a - 1));
   }
   return best;
 }
@@ -122,8 +123,8 @@ TEST(LS_NOISE, DpSgdGaussianScaleMatchesTheRequest) {
     const double m = ss / N;
     const double z = z_of(m / (sigma * sigma), 1.0, std::sqrt(2.0), N);
     const double z_ctrl = z_of(m / (1.44 * sigma * sigma), 1.0, std::sqrt(2.0), N);
-    std::printf("[LS.NOISE] DP-SGD C=%g: sigma(test)=%.6g sigma(run)=%.6g sigma_hat=%.6g z=%.2f\n", C,
-                sigma, *r.noise_multiplier * C, std::sqrt(m), z);
+    std::printf("[LS.NOISE] DP-SGD C=%g: sigma(test)=%.6g sigma(run)=%.6g sigma_hat=%.6g z=%.2f\n",
+                C, sigma, *r.noise_multiplier * C, std::sqrt(m), z);
     EXPECT_LT(std::abs(z), kZ);
     EXPECT_GT(std::abs(z_ctrl), kZ);  // negative control: σ 20% too large would be seen
     EXPECT_LE(r.privacy.guarantee.epsilon, 2.0);
@@ -173,8 +174,8 @@ TEST(LS_NOISE, DpBlsgdGradientScaleMatchesTheRequest) {
 // b2 = 4Δ/ε_BT; Gaussian σ1 = Δ√(3/(2ρ)), σ2 = Δ√(3/ρ)) vs the observed frequency.
 double p_accept_laplace(double c, double b1, double b2) {  // P(ν − λ >= −c), c >= 0
   // P(D > x) for D = ν − λ, x >= 0: (b2² e^{−x/b2} − b1² e^{−x/b1}) / (2(b2² − b1²))
-  const double tail = (b2 * b2 * std::exp(-c / b2) - b1 * b1 * std::exp(-c / b1)) /
-                      (2 * (b2 * b2 - b1 * b1));
+  const double tail =
+      (b2 * b2 * std::exp(-c / b2) - b1 * b1 * std::exp(-c / b1)) / (2 * (b2 * b2 - b1 * b1));
   return 1 - tail;
 }
 double p_accept_gauss(double c, double s1, double s2) {
@@ -188,9 +189,9 @@ TEST(LS_NOISE, NoisyBtlsScalesMatchTheBudget) {
     ls::btls_noise noise;
     double budget;
   };
-  for (const setting st : {setting{ls::btls_noise::laplace, 0.2}, setting{ls::btls_noise::laplace, 40},
-                           setting{ls::btls_noise::gaussian, 0.05},
-                           setting{ls::btls_noise::gaussian, 30}}) {
+  for (const setting st :
+       {setting{ls::btls_noise::laplace, 0.2}, setting{ls::btls_noise::laplace, 40},
+        setting{ls::btls_noise::gaussian, 0.05}, setting{ls::btls_noise::gaussian, 30}}) {
     double s1, s2;
     if (st.noise == ls::btls_noise::laplace) {
       s1 = 2 * Delta / st.budget;
@@ -206,7 +207,9 @@ TEST(LS_NOISE, NoisyBtlsScalesMatchTheBudget) {
     philox_stream s(13, st.noise == ls::btls_noise::laplace ? 1 : 2);
     double hits = 0;
     for (std::size_t k = 0; k < N; ++k)
-      hits += ls::noisy_btls(s, [&](double) { return c; }, 1.0, st.budget, Delta, cfg).found;
+      hits += ls::noisy_btls(
+                  s, [&](double) { return c; }, 1.0, st.budget, Delta, cfg)
+                  .found;
     const auto pa = [&](double k) {
       return st.noise == ls::btls_noise::laplace ? p_accept_laplace(c, k * s1, k * s2)
                                                  : p_accept_gauss(c, k * s1, k * s2);
@@ -214,9 +217,9 @@ TEST(LS_NOISE, NoisyBtlsScalesMatchTheBudget) {
     const double p = pa(1), ph = hits / N;
     const double z = z_of(ph, p, std::sqrt(p * (1 - p)), N);
     const double z_ctrl = z_of(ph, pa(1.2), std::sqrt(p * (1 - p)), N);
-    std::printf("[LS.NOISE] NOISYBTLS %s budget=%g: scales (%.4g, %.4g) P=%.5f observed=%.5f z=%.2f\n",
-                st.noise == ls::btls_noise::laplace ? "laplace" : "gaussian", st.budget, s1, s2, p,
-                ph, z);
+    std::printf(
+        "[LS.NOISE] NOISYBTLS %s budget=%g: scales (%.4g, %.4g) P=%.5f observed=%.5f z=%.2f\n",
+        st.noise == ls::btls_noise::laplace ? "laplace" : "gaussian", st.budget, s1, s2, p, ph, z);
     EXPECT_LT(std::abs(z), kZ);
     EXPECT_GT(std::abs(z_ctrl), kZ);
   }
@@ -251,7 +254,8 @@ TEST(LS_NOISE, NoisyBtlsThresholdAndQueryNoiseSplit) {
   philox_stream s(18);
   std::vector<double> count(4, 0.0);
   for (std::size_t k = 0; k < N; ++k) {
-    const auto r = ls::noisy_btls(s, [&](double) { return c; }, 1.0, eps_bt, Delta, cfg);
+    const auto r = ls::noisy_btls(
+        s, [&](double) { return c; }, 1.0, eps_bt, Delta, cfg);
     count[r.found ? r.queries - 1 : 3] += 1;
   }
   const auto want = law(b1, b2), swapped = law(b2, b1);
@@ -295,8 +299,8 @@ TEST(LS_NOISE, DpAgdNoisyMinScaleMatchesTheRequest) {
     const double ph = hits / trials, pp = sel(b);
     const double z = z_of(ph, pp, std::sqrt(pp * (1 - pp)), trials);
     const double z_ctrl = z_of(ph, sel(1.2 * b), std::sqrt(pp * (1 - pp)), trials);
-    std::printf("[LS.NOISE] DP-AGD NoisyMin b=%g: P=%.5f observed=%.5f (%g trials) z=%.2f\n", b,
-                pp, ph, trials, z);
+    std::printf("[LS.NOISE] DP-AGD NoisyMin b=%g: P=%.5f observed=%.5f (%g trials) z=%.2f\n", b, pp,
+                ph, trials, z);
     EXPECT_LT(std::abs(z), kZ);
     EXPECT_GT(std::abs(z_ctrl), kZ);
   }
@@ -318,7 +322,8 @@ TEST(LS_NOISE, OutputPerturbationScaleMatchesTheRequest) {
     const double m = sum / N;
     const double z = z_of(m, 3 * s, std::sqrt(3.0) * s, N);
     const double z_ctrl = z_of(m, 3 * 1.2 * s, std::sqrt(3.0) * s, N);
-    std::printf("[LS.NOISE] OUTPERT eps=%g: s(test)=%.6g mean|b|/d=%.6g z=%.2f\n", eps, s, m / 3, z);
+    std::printf("[LS.NOISE] OUTPERT eps=%g: s(test)=%.6g mean|b|/d=%.6g z=%.2f\n", eps, s, m / 3,
+                z);
     EXPECT_LT(std::abs(z), kZ);
     EXPECT_GT(std::abs(z_ctrl), kZ);
   }
@@ -350,8 +355,8 @@ TEST(LS_NOISE, ObjectivePerturbationScaleMatchesTheRequest) {
     const double m = sum / N;
     const double z = z_of(m, 3 * s, std::sqrt(3.0) * s, N);
     const double z_ctrl = z_of(m, 3 * 1.2 * s, std::sqrt(3.0) * s, N);
-    std::printf("[LS.NOISE] OBJPERT eps=%g: eps'=%.6g Delta=%.3g s=%.6g mean|b|/d=%.6g z=%.2f\n", eps,
-                eps_p, Delta, s, m / 3, z);
+    std::printf("[LS.NOISE] OBJPERT eps=%g: eps'=%.6g Delta=%.3g s=%.6g mean|b|/d=%.6g z=%.2f\n",
+                eps, eps_p, Delta, s, m / 3, z);
     EXPECT_LT(std::abs(z), kZ);
     EXPECT_GT(std::abs(z_ctrl), kZ);
   }
@@ -371,7 +376,7 @@ TEST(LS_NOISE, PoissonRateThroughTheRun) {
     p.algorithm = ls::algorithm::dpsgd;
     p.iterations = 1;
     p.q = q;
-    p.noise_multiplier = 1e-6;  // σ = 3e-6: |B| recovered to < 1e-4
+    p.noise_multiplier = 1e-6;   // σ = 3e-6: |B| recovered to < 1e-4
     p.allow_over_budget = true;  // the test looks at the sampling only
     p.max_order = 8;
     p.epsilon = 10;  // attainable on orders 2..8 at δ = 1e-8 (log(1e8)/7 ≈ 2.6 < 10)
@@ -401,7 +406,8 @@ TEST(LS_NOISE, PoissonRateThroughTheRun) {
       const auto r = ls::run(P, b, philox_stream(k, 19));
       sumb += 2 * r.w[0] * (q * n) / r.steps.at(0);
     }
-    const double mb = sumb / N, zb = z_of(mb, q * n, sd, N), zb_ctrl = z_of(mb, 1.05 * q * n, sd, N);
+    const double mb = sumb / N, zb = z_of(mb, q * n, sd, N),
+                 zb_ctrl = z_of(mb, 1.05 * q * n, sd, N);
     std::printf("[LS.NOISE] Poisson (DP-BLSGD) q=%g: mean |B| = %.3f z=%.2f\n", q, mb, zb);
     EXPECT_LT(std::abs(zb), kZ);
     EXPECT_GT(std::abs(zb_ctrl), kZ);
@@ -426,11 +432,11 @@ TEST(LS_DEFAULTS, DefaultRunWorksAsThePaperSays) {
   const auto b = run(ls::algorithm::blsgd), ac = run(ls::algorithm::blsgd_ac),
              sgd = run(ls::algorithm::dpsgd), maj = run(ls::algorithm::majority);
   const double F0 = P.value(vector<double>::Zero(P.dimension()));
-  std::printf("[LS.DEFAULTS] blsgd acc=%.4f F=%.4f |w|=%.2f; ac F=%.4f C_grad=%.4f; dpsgd F=%.4f; "
-              "majority acc=%.4f; F(0)=%.4f\n",
-              *b.diagnostics.accuracy, *b.diagnostics.objective, b.w.norm(),
-              *ac.diagnostics.objective, *ac.final_C_grad, *sgd.diagnostics.objective,
-              *maj.diagnostics.accuracy, F0);
+  std::printf(
+      "[LS.DEFAULTS] blsgd acc=%.4f F=%.4f |w|=%.2f; ac F=%.4f C_grad=%.4f; dpsgd F=%.4f; "
+      "majority acc=%.4f; F(0)=%.4f\n",
+      *b.diagnostics.accuracy, *b.diagnostics.objective, b.w.norm(), *ac.diagnostics.objective,
+      *ac.final_C_grad, *sgd.diagnostics.objective, *maj.diagnostics.accuracy, F0);
   EXPECT_GT(*b.diagnostics.accuracy, *maj.diagnostics.accuracy + 0.2);
   EXPECT_LT(*b.diagnostics.objective, F0 - 0.1);
   EXPECT_LT(*b.diagnostics.objective, *sgd.diagnostics.objective);

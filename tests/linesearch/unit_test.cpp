@@ -405,10 +405,9 @@ TEST(LS_DPSGD, NoiseMultiplierIsSmallestCertified) {
   const double s = ls::dp_sgd_sigma(p) / p.C_grad;
   const auto orders = acc::integer_orders<double>(2, 64);
   const auto eps_of = [&](double m) {
-    return acc::rdp_to_dp(
-               acc::compose_rdp_steps(acc::poisson_subsampled_gaussian_rdp(p.q, m, orders),
-                                      p.iterations),
-               p.delta)
+    return acc::rdp_to_dp(acc::compose_rdp_steps(
+                              acc::poisson_subsampled_gaussian_rdp(p.q, m, orders), p.iterations),
+                          p.delta)
         .guarantee.eps;
   };
   EXPECT_LE(eps_of(s), p.epsilon);

@@ -113,13 +113,13 @@ result<Real> dp_blsgd(const Problem& P, const params<Real>& prm, const philox_st
                           prm.batch_accounting != batch_accounting::joint;
   const bool fixed_plan = prm.fallback_min_step;
   const auto sampling = detail::poisson_sampling(q);
-  const Real nbar = q * Real(static_cast<long long>(n));  // public normaliser q·n
+  const Real nbar = q * Real(static_cast<long long>(n));     // public normaliser q·n
   const Real eps_iter = prm.epsilon / prm.eps_iter_divisor;  // §5.4
   // ρ_grad = ε_iter²/2, ε_BT = ε_iter or ρ_BT = ε_iter²/2 (§5.4) unless given (§5.7)
   Real rho_grad = prm.rho_grad0 ? *prm.rho_grad0 : Real(eps_iter * eps_iter / 2);
-  Real ls_budget = prm.ls_budget0                       ? *prm.ls_budget0
+  Real ls_budget = prm.ls_budget0                     ? *prm.ls_budget0
                    : prm.noise == btls_noise::laplace ? eps_iter
-                                                        : Real(eps_iter * eps_iter / 2);
+                                                      : Real(eps_iter * eps_iter / 2);
   Real C_grad = prm.C_grad, C_obj = prm.C_obj;
   btls_params<Real> cfg;
   cfg.alpha = prm.alpha;
@@ -174,9 +174,11 @@ result<Real> dp_blsgd(const Problem& P, const params<Real>& prm, const philox_st
       prm.progress("DP-BLSGD iteration " + std::to_string(t) + ", " +
                    std::to_string(res.calls.updates) + " updates");
     // The sample's event: the gradient (line 6), then the calls on the same sample as joint parts.
-    event sample = gradient(rho_grad, C_grad, true, "DP-BLSGD sample: gradient (Algorithm 2 line 6)");
+    event sample =
+        gradient(rho_grad, C_grad, true, "DP-BLSGD sample: gradient (Algorithm 2 line 6)");
     detail::batch_state<Real> ps;
-    if (paper ? !paper->try_gradient(ps, rho_grad, true) : !ledger.can_add(sample)) break;  // line 21
+    if (paper ? !paper->try_gradient(ps, rho_grad, true) : !ledger.can_add(sample))
+      break;             // line 21
     ledger.add(sample);  // line 7: charged before the noise is drawn
     philox_stream s = stream.substream(static_cast<std::uint64_t>(t));
     poisson_batch(s, n, q, batch);  // line 4
@@ -229,14 +231,15 @@ result<Real> dp_blsgd(const Problem& P, const params<Real>& prm, const philox_st
         break;
       }
       if (!gradavg) {  // lines 15–17: CHEB (Algorithm 3) on a fresh sample B2
-        const event cheb = gradient(rho_grad, C_grad, true, "CHEB gradient (Algorithm 3) on a fresh sample");
+        const event cheb =
+            gradient(rho_grad, C_grad, true, "CHEB gradient (Algorithm 3) on a fresh sample");
         detail::batch_state<Real> fresh;
         if (paper ? !paper->try_gradient(fresh, rho_grad, true) : !ledger.can_add(cheb)) {
           stop = true;  // line 19
           break;
         }
-        ledger.add(cheb);                                               // line 16
-        poisson_batch(s, n, q, batch2);                                 // Alg. 3 line 2
+        ledger.add(cheb);                // line 16
+        poisson_batch(s, n, q, batch2);  // Alg. 3 line 2
         noisy_gradient(s, P, batch2, w, std::get<accounting::gaussian_mechanism<Real>>(cheb.what),
                        nbar, g2);  // lines 3–4
         ++res.calls.cheb;
@@ -265,7 +268,8 @@ result<Real> dp_blsgd(const Problem& P, const params<Real>& prm, const philox_st
       } else {                   // DP-BLGD: DP-AGD's GradAvg on the same sample
         const Real rho_new = (Real(1) + prm.xi) * rho_grad, extra = rho_new - rho_grad;
         event grown2 = sample;
-        grown2.joint.push_back(gradient(extra, C_grad, false, "GradAvg gradient on the same sample"));
+        grown2.joint.push_back(
+            gradient(extra, C_grad, false, "GradAvg gradient on the same sample"));
         if (paper ? !paper->try_gradient(ps, extra, false) : !ledger.can_grow(sample, grown2)) {
           stop = true;
           break;

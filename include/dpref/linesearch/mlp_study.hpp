@@ -123,8 +123,7 @@ struct mlp_config {
     if (synthetic_n) c.at_least<long long>("synthetic_n", *synthetic_n, 10, 1000000);
     c.at_least<long long>("synthetic_d", synthetic_d, 1, 4096);
     c.at_least<long long>("hidden", hidden, 1, 4096);
-    c.at_least<long long>("iterations", iterations, 1,
-                          force ? 1000000000LL : iterations_bound);
+    c.at_least<long long>("iterations", iterations, 1, force ? 1000000000LL : iterations_bound);
     c.at_least<long long>("eval_every", eval_every, 1);
     c.at_least<long long>("early_until", early_until, 0);
     if (early_every) c.at_least<long long>("early_every", *early_every, 1);
@@ -298,8 +297,8 @@ inline double section57_blsgd_rho(const mlp_config& o) {
     const auto g = detail::section57_plan_total(o, 1 / inv);
     return !(g.epsilon > o.epsilon) && !(g.delta > o.delta);
   };
-  const double inv = accounting::smallest_satisfying<double>(ok_inv, 1.0, "linesearch::mlp",
-                                                             "epsilon");
+  const double inv =
+      accounting::smallest_satisfying<double>(ok_inv, 1.0, "linesearch::mlp", "epsilon");
   double rho = 1 / inv;
   while (!ok_inv(1 / rho)) rho = std::nextafter(rho, 0.0);  // 1/(1/x) may round up
   return rho;
@@ -417,8 +416,9 @@ inline io::json mlp_json(const io::document& doc,
     const result<double> r = run(train, p, stream);
     const double seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    say(name + ": " + io::format_real((seconds - eval_seconds) /
-                                      static_cast<double>(std::max<long long>(1, r.iterations))) +
+    say(name + ": " +
+        io::format_real((seconds - eval_seconds) /
+                        static_cast<double>(std::max<long long>(1, r.iterations))) +
         " s per iteration (training), " + io::format_real(eval_seconds) + " s evaluating");
     io::json run_out = io::json::object();
     run_out["algorithm"] = name;
@@ -431,8 +431,8 @@ inline io::json mlp_json(const io::document& doc,
     if (a == algorithm::blsgd)
       run_out["noise"] = {
           {"gradient_sigma_over_C", 1 / std::sqrt(2 * *p.rho_grad0)},
-          {"btls_sigma1_sigma2", {o.C_obj * std::sqrt(3 / (2 * *p.ls_budget0)),
-                                  o.C_obj * std::sqrt(3 / *p.ls_budget0)}}};
+          {"btls_sigma1_sigma2",
+           {o.C_obj * std::sqrt(3 / (2 * *p.ls_budget0)), o.C_obj * std::sqrt(3 / *p.ls_budget0)}}};
     else
       run_out["noise"] = {{"noise_multiplier", *r.noise_multiplier}};
     if (r.claim)  // the paper's accounting of the calls made (paper_same_rho): not a guarantee

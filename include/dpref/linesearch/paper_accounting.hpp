@@ -17,10 +17,10 @@
 
 #include "dpref/accounting/certified.hpp"
 #include "dpref/accounting/composition.hpp"
+#include "dpref/accounting/conversion.hpp"
 #include "dpref/accounting/subsampling.hpp"
 #include "dpref/accounting/svt.hpp"
 #include "dpref/io/number_text.hpp"
-#include "dpref/accounting/conversion.hpp"
 #include "dpref/linesearch/params.hpp"
 #include "dpref/linesearch/rdp_budget.hpp"
 
@@ -47,7 +47,7 @@ class cost_model {
     return cached(base_, tag('g', rho), [&] {
       accounting::certifier<Real> c;
       accounting::rdp_curve<Real> r{orders_, {}};
-      for (const Real& a : orders_) r.eps.push_back(c.up(c.in(a) * c.in(rho)));
+      for (const Real& a : orders_) r.eps.push_back(c.up(c.in(a)*c.in(rho)));
       return r;
     });
   }
@@ -62,8 +62,8 @@ class cost_model {
       } else {
         const Real s1 = sqrt(Real(3) / (Real(2) * b)), s2 = sqrt(Real(3) / b);
         for (const Real& a : orders_)
-          r.eps.push_back(accounting::svt_gaussian_rdp(a, Real(1), s1, s2,
-                                                       static_cast<long>(max_it_), bound_));
+          r.eps.push_back(
+              accounting::svt_gaussian_rdp(a, Real(1), s1, s2, static_cast<long>(max_it_), bound_));
       }
       return r;
     });
@@ -157,8 +157,7 @@ class paper_filter {
   }
   /// The paper's (ε, δ) of what was charged (Balle 2020 conversion, best order).
   [[nodiscard]] accounting::approx_dp<Real> claim(const Real& delta) const {
-    return accounting::rdp_to_dp(spent_, delta, accounting::conversion_method::balle2020)
-        .guarantee;
+    return accounting::rdp_to_dp(spent_, delta, accounting::conversion_method::balle2020).guarantee;
   }
   [[nodiscard]] const accounting::rdp_curve<Real>& spent() const { return spent_; }
 

@@ -45,19 +45,19 @@ struct paper_claim {
 /// NON-PRIVATE and MAJORITY, for a private run only with params.diagnostics (PRIV.RELEASE).
 template <real_scalar Real>
 struct diagnostics {
-  std::optional<Real> objective;             ///< F(w) on the training data
-  std::optional<Real> accuracy;              ///< training accuracy of w (or of MAJORITY)
-  std::vector<Real> objective_trace;         ///< F(w_t) after each update (trace + diagnostics)
-  std::optional<vector<Real>> minimiser;     ///< NON-PRIVATE's w (not released privately)
-  std::optional<int> majority_class;         ///< MAJORITY's class (±1)
+  std::optional<Real> objective;          ///< F(w) on the training data
+  std::optional<Real> accuracy;           ///< training accuracy of w (or of MAJORITY)
+  std::vector<Real> objective_trace;      ///< F(w_t) after each update (trace + diagnostics)
+  std::optional<vector<Real>> minimiser;  ///< NON-PRIVATE's w (not released privately)
+  std::optional<int> majority_class;      ///< MAJORITY's class (±1)
 };
 
 /// @spec ARCH.RESULT LS.API
 template <real_scalar Real>
 struct result : run_report<Real> {
-  vector<Real> w;                ///< the released iterate (empty for non-private algorithms)
+  vector<Real> w;  ///< the released iterate (empty for non-private algorithms)
   call_counts calls;
-  std::vector<Real> steps;       ///< selected η per update (released; in the trace)
+  std::vector<Real> steps;  ///< selected η per update (released; in the trace)
   std::optional<Real> final_rho_grad, final_ls_budget, final_C_grad, final_C_obj;
   std::optional<Real> noise_multiplier;  ///< DP-SGD's s (σ = s·C_grad)
   std::optional<Real> noise_scale;       ///< outpert / objpert: scale of the noise density

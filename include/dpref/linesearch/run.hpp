@@ -57,8 +57,9 @@ problem<Real> make_problem(const problem_spec<Real>& s) {
   if (s.data.size() > 4 && s.data.substr(s.data.size() - 4) == ".svm") {
     auto d = io::read_libsvm<Real>(s.data, 0, lim);
     param_checker("linesearch::problem")
-        .require(d.X.rows() <= problem_spec<Real>::max_cells / std::max<Eigen::Index>(1, d.X.cols()),
-                 "data", "a data set with n·d <= 2^26 (memory bound)", s.data);
+        .require(
+            d.X.rows() <= problem_spec<Real>::max_cells / std::max<Eigen::Index>(1, d.X.cols()),
+            "data", "a data set with n·d <= 2^26 (memory bound)", s.data);
     X = matrix<Real>(d.X);
     y = std::move(d.y);
   } else {
@@ -138,8 +139,8 @@ result<Real> run(const Problem& P, const params<Real>& p, const philox_stream& s
                     : objective_perturbation(smooth_surrogate(P), p, R, stream);
             break;
           case algorithm::nonprivate: {
-            const auto m = minimize_smooth(smooth_surrogate(P), vector<Real>(vector<Real>::Zero(P.dimension())),
-                                           Real(0));
+            const auto m = minimize_smooth(
+                smooth_surrogate(P), vector<Real>(vector<Real>::Zero(P.dimension())), Real(0));
             r.privacy = ::dpref::non_private<Real>();
             r.status = m.converged ? status::converged : status::iteration_limit;
             r.message = m.converged ? "Newton-CG met its gradient-norm test"

@@ -67,7 +67,7 @@ struct enforced_bound {
   std::string constant;  ///< the params field (or public-description field), e.g. "lipschitz"
   Real value{};          ///< its value in the run
   enforcement kind = enforcement::clip;
-  std::string how;       ///< one sentence: what is clipped / refused, in which norm
+  std::string how;  ///< one sentence: what is clipped / refused, in which norm
 };
 
 /// Privacy of one run. `is_private == false` (non-private baselines) means NO guarantee is

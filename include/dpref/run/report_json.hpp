@@ -9,10 +9,10 @@
 #pragma once
 
 #include <stdexcept>
-#include <vector>
 #include <string>
 #include <string_view>
 #include <utility>
+#include <vector>
 
 #include "dpref/accounting/ledger_json.hpp"
 #include "dpref/io/json.hpp"
@@ -92,8 +92,8 @@ struct result_parts {
 /// @spec ARCH.RESULT PRIV.RELEASE PRIV.BOUNDS
 template <real_scalar Real>
 io::json result_value(const run_report<Real>& r, result_parts parts) {
-  const bool np_empty = parts.non_private.is_null() ||
-                        (parts.non_private.is_object() && parts.non_private.empty());
+  const bool np_empty =
+      parts.non_private.is_null() || (parts.non_private.is_object() && parts.non_private.empty());
   if (r.privacy.is_private) {
     if (r.privacy.enforced.empty())
       throw std::logic_error("dpref::result_value: the private " + parts.paper + " run (" +

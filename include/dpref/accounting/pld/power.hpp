@@ -15,8 +15,8 @@
 //  - Forward FFT: ‖ΔX‖₂ <= ρ √N ‖x‖₂ (Higham Thm 24.2, long double, twiddles 2^-54);
 //    |X_j|, |X̂_j| <= M = F + ‖ΔX‖₂; the power: |X̂^k − X^k| <= k M^{k−1}|ΔX| and the binary
 //    powering (each complex product relative error √2γ₂, compounded at most 2k times since an
-//    early squaring's error is raised with its base) adds <= ε_p M^k per frequency; inverse FFT: (√N‖ΔP‖₂ + ρ√N(‖P‖₂ + ‖ΔP‖₂))/N in ℓ2, ×√N in ℓ1; rounding to
-//    double 2^-53 per output.
+//    early squaring's error is raised with its base) adds <= ε_p M^k per frequency; inverse FFT:
+//    (√N‖ΔP‖₂ + ρ√N(‖P‖₂ + ‖ΔP‖₂))/N in ℓ2, ×√N in ℓ1; rounding to double 2^-53 per output.
 //  - Input error and infinity mass: ‖(x, I)^{⊗k} − (ω, ω_∞)^{⊗k}‖ <= (A + E)^k − A^k, A = F + I;
 //    the infinity mass of the k-fold is (F + I)^k − F^k.
 #pragma once
@@ -177,8 +177,8 @@ inline discrete_pld fft_power(const discrete_pld& a, std::uint64_t k, double tai
   const ld M = F + dX;
   // binary powering: an error of an early squaring is raised with its base, so the computed
   // power is X̂^k (1 + θ) with (1 + θ) a product of at most 2k factors (1 + δ), |δ| <= √2γ₂
-  const ld eps_p = std::expm1(2 * static_cast<ld>(kk) * std::log1p(std::sqrt(2.0L) * g2)) *
-                   (1 + 8 * kLibm);
+  const ld eps_p =
+      std::expm1(2 * static_cast<ld>(kk) * std::log1p(std::sqrt(2.0L) * g2)) * (1 + 8 * kLibm);
   const ld Mk1 = std::exp((static_cast<ld>(kk) - 1) * std::log(M)) * (1 + 16 * kLibm);
   const ld dP = static_cast<ld>(kk) * Mk1 * dX + eps_p * Mk1 * M * sn;
   const ld Pn = sn * Mk1 * M;  // ‖P‖₂ <= √N F^k
