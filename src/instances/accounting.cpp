@@ -1,6 +1,8 @@
 // Explicit instantiations of the privacy-accounting templates for every dpref scalar
 // (spec/accounting.md). Consumers see matching `extern template` declarations.
 #include "dpref/accounting/accounting.hpp"
+#include "dpref/accounting/account_report.hpp"
+#include "dpref/accounting/accountant.hpp"
 
 namespace dpref::accounting {
 
@@ -12,7 +14,9 @@ namespace dpref::accounting {
   DPREF_ACC_SVT_INSTANCES(, R)         \
   DPREF_ACC_COMPOSITION_INSTANCES(, R) \
   DPREF_ACC_SUBSAMPLING_INSTANCES(, R) \
-  DPREF_ACC_LEDGER_INSTANCES(, R)
+  DPREF_ACC_LEDGER_INSTANCES(, R)      \
+  DPREF_ACC_ACCOUNT_INSTANCES(, R)     \
+  DPREF_ACC_REPORT_INSTANCES(, R)
 
 DPREF_FOR_EACH_SCALAR(DPREF_ACC_INSTANTIATE)
 

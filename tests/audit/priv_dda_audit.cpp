@@ -24,6 +24,7 @@
 #include "audit_support.hpp"
 #include "dpref/dda/run.hpp"
 #include "secure_audit_support.hpp"
+#include "support/dda_one_node.hpp"
 
 namespace dpref {
 namespace {
@@ -66,16 +67,7 @@ vec release(const dda::algorithm_params<double>& e, long long d, const record& r
   vector<double> y(1);
   y[0] = r.y;
   const dda::problem<double> prob(X, y, 1, problems::regularizer<double>::l2(1e-3));
-  network::gossip_round<double> w;
-  w.active = {0};
-  w.row_start = {0, 1};
-  w.cols = {0};
-  w.weights = {1.0};
-  const std::uint64_t seed = s(), id = s();
-  const auto res = dda::detail::run_engine(
-      prob, e, 1.0, philox_stream(seed, id),
-      [&w](long long) -> const network::gossip_round<double>& { return w; });
-  return res.z.col(0);
+  return test_support::dda_one_node_release(prob, e, s).col(0);
 }
 
 audit::audit_report audit_release(const dda::algorithm_params<double>& e, long long d,

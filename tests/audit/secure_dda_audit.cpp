@@ -20,6 +20,7 @@
 #include "audit_support.hpp"
 #include "dpref/dda/run.hpp"
 #include "secure_audit_support.hpp"
+#include "support/dda_one_node.hpp"
 
 namespace dpref {
 namespace {
@@ -51,17 +52,7 @@ dda::privacy_setup<double> setup() {
 
 /// z of the single node after one round (W = [1]).
 double release(const dda::algorithm_params<double>& p, double c, philox_stream& s) {
-  const auto prob = one_record(c);
-  network::gossip_round<double> w;
-  w.active = {0};
-  w.row_start = {0, 1};
-  w.cols = {0};
-  w.weights = {1.0};
-  const std::uint64_t seed = s(), id = s();
-  const auto r = dda::detail::run_engine(
-      prob, p, 1.0, philox_stream(seed, id),
-      [&w](long long) -> const network::gossip_round<double>& { return w; });
-  return r.z(0, 0);
+  return test_support::dda_one_node_release(one_record(c), p, s)(0, 0);
 }
 
 audit::audit_report audit_one(const dda::algorithm_params<double>& p,

@@ -74,4 +74,13 @@ account_report<Real> account_document(const io::node& n) {
   return r;
 }
 
+// Explicit instances (src/instances/accounting.cpp); EXT is `extern` for consumers.
+#define DPREF_ACC_REPORT_INSTANCES(EXT, R) \
+  EXT template account_report<R> account_document<R>(const io::node&);
+#ifdef DPREF_EXPLICIT_INSTANCES
+#define DPREF_ACC_EXTERN_REPORT(R) DPREF_ACC_REPORT_INSTANCES(extern, R)
+DPREF_FOR_EACH_SCALAR(DPREF_ACC_EXTERN_REPORT)
+#undef DPREF_ACC_EXTERN_REPORT
+#endif
+
 }  // namespace dpref::accounting

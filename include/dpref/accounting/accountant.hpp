@@ -130,4 +130,16 @@ class ledger {
   std::vector<event<Real>> events_;
 };
 
+// Explicit instances of the accountant (src/instances/accounting.cpp); EXT is `extern` for
+// consumers, so that the translation units that account a ledger (every paper's run, the CLI,
+// the Python module, the tests) stop generating the RDP and PLD methods at four precisions each
+// (spec/architecture.md ARCH.INSTANCES).
+#define DPREF_ACC_ACCOUNT_INSTANCES(EXT, R) \
+  EXT template guarantee<R> account<R>(const std::vector<event<R>>&, const accounting_options<R>&);
+#ifdef DPREF_EXPLICIT_INSTANCES
+#define DPREF_ACC_EXTERN_ACCOUNT(R) DPREF_ACC_ACCOUNT_INSTANCES(extern, R)
+DPREF_FOR_EACH_SCALAR(DPREF_ACC_EXTERN_ACCOUNT)
+#undef DPREF_ACC_EXTERN_ACCOUNT
+#endif
+
 }  // namespace dpref::accounting
