@@ -4,6 +4,7 @@ ccache hit rate, the ten slowest translation units and an estimate of the same r
 cached; fails (exit 1) when that estimate exceeds the budget.
 
 usage: ci_budget.py RUN_DIR [--budget-minutes M] [--jobs N] [--profile FILE] [--write-profile]
+                           [--warn-only]
 
 RUN_DIR (build/ci) holds what run_tests.sh recorded:
   phases.tsv     one row per phase: kind (configure|build|test), preset, seconds, name
@@ -73,13 +74,11 @@ def read_ccache_log(run_dir):
     src = None
     for line in path.read_text().splitlines():
         if line.startswith("# "):
-            p = pathlib.Path(line[2:].strip())
-            if p.is_absolute():
-                try:
-                    p = p.resolve().relative_to(ROOT)
-                except ValueError:
-                    pass
-            src = os.path.normpath(str(p))
+            p = line[2:].strip()
+            # ccache names the source as the compiler got it: absolute, or (CCACHE_BASEDIR)
+            # relative to the build tree build/<preset>, two levels below the source tree
+            p = os.path.normpath(p if os.path.isabs(p) else os.path.join(ROOT, "build", "_", p))
+            src = os.path.relpath(p, ROOT) if p.startswith(str(ROOT) + os.sep) else p
             out.setdefault(src, [0, 0])
         elif src is not None:
             if line in ("direct_cache_hit", "preprocessed_cache_hit"):
@@ -98,6 +97,9 @@ def main():
     ap.add_argument("--profile", type=pathlib.Path, default=PROFILE)
     ap.add_argument("--build-root", type=pathlib.Path, default=ROOT / "build",
                     help="the folder of the presets' build trees (build/<preset>/.ninja_log)")
+    ap.add_argument("--warn-only", action="store_true",
+                    help="print the over-budget message but exit 0 (while the cold run is known "
+                         "to be over budget: spec/ci.md)")
     ap.add_argument("--write-profile", action="store_true",
                     help="record this run's uncached compile times as the cold profile")
     a = ap.parse_args()
@@ -174,7 +176,7 @@ def main():
         print(f"ci_budget: FAILED: the cold estimate of this CI run is {total_cold / 60:.1f} min, "
               f"over the budget of {a.budget_minutes:g} min (DPREF_CI_BUDGET_MINUTES); find the "
               f"slow phases and translation units above", file=sys.stderr)
-        return 1
+        return 0 if a.warn_only else 1
     print(f"ci_budget: cold estimate {total_cold / 60:.1f} min within the budget of "
           f"{a.budget_minutes:g} min")
     return 0

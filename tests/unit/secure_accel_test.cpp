@@ -67,7 +67,12 @@ TEST(SEC_MODE, ReleaseFieldDefaultsToIdealised) {
   EXPECT_EQ(p.release, noise_mode::idealised);
   const io::json j = io::fields_value(p);
   EXPECT_EQ(j["release"], "idealised");
-  EXPECT_TRUE(j["clamp"].is_null());
+  EXPECT_FALSE(j.contains("clamp"));  // HARD.APPLIES: the clamp applies only to release secure
+  accel::params<double> s;
+  s.release = noise_mode::secure;
+  const io::json js = io::fields_value(s);
+  ASSERT_TRUE(js.contains("clamp"));
+  EXPECT_TRUE(js["clamp"].is_null());  // absent: the default 2^10 S1
 }
 
 // ------------------------------------------------------------------------------ SEC.ACCEL --

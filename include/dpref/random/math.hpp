@@ -160,7 +160,17 @@ Real inverse_erf_start(const Real& y, bool complement) {
   if (!complement && y0 >= -0.5L && y0 <= 0.5L) return Real(boost::math::erf_inv(y0));
   if (complement && y0 >= 0.5L && y0 <= 1.5L) return Real(boost::math::erfc_inv(y0));
   const start_real s(y);
-  return Real(complement ? boost::math::erfc_inv(s) : boost::math::erf_inv(s));
+  const start_real x0 = complement ? boost::math::erfc_inv(s) : boost::math::erf_inv(s);
+  if constexpr (std::is_same_v<Real, mpfr_real>) {
+    // Boost 1.74 gives a variable-precision number built from another MPFR number the source's
+    // precision (61 bits), and Halley's steps would then stay at 61 bits: round into a number
+    // of the working precision instead (RAND_MATH_ERFINV, 40 digits)
+    Real r;
+    mpfr_set(r.backend().data(), x0.backend().data(), MPFR_RNDN);
+    return r;
+  } else {
+    return Real(x0);
+  }
 }
 
 /// Solves erf(x) = y (complement == false) or erfc(x) = y (complement == true) for x >= 0 by
