@@ -12,11 +12,9 @@
 // ε = 4.05 for DP-BLSGD. calibration = paper_same_rho reproduces §5.7 ("the same per-iteration
 // RDP as DP-SGD" under Theorem 3): DP-BLSGD gets DP-SGD's ρ, which needs allow_over_budget; its
 // result says budget_met = false and carries the paper's claim (paper_claim, not a guarantee).
-// Checkpoints (training objective, test accuracy) are non-private evaluations: computed only with
-// `diagnostics` (spec/privacy_bounds.md PRIV.RELEASE), under each run's "non_private"; without it
-// the document carries the released steps, call counts and privacy reports only, and the fields
-// that only shape the checkpoints (objective_rows, max_test) are refused. No timings in the JSON
-// (stderr only). spec/linesearch.md "MLP (§5.7)", LS.MLP.RUN.
+// Checkpoints (training objective, test accuracy) are non-private: only with `diagnostics`, under
+// "non_private" (PRIV.RELEASE; objective_rows, max_test refused without it). No timings in the
+// JSON (stderr only). spec/linesearch.md "MLP (§5.7)", LS.MLP.RUN.
 #pragma once
 
 #include <algorithm>
