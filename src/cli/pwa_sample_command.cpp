@@ -11,6 +11,7 @@
 #include <string>
 
 #include "commands.hpp"
+#include "dpref/accounting/ledger_json.hpp"
 #include "dpref/pwa/exponential_mechanism.hpp"
 #include "dpref/pwa/exponential_mechanism_lp.hpp"
 #include "dpref/pwa/problem_spec.hpp"
@@ -121,8 +122,11 @@ void run_sample(const pwa_sample_options& o) {
                           {"note",
                            "attempts and acceptance rate depend on the private b: NOT covered by "
                            "the privacy guarantee of the samples"}};
-  json ledger = ledger_json(r.ledger);
-  if (!r.certified) ledger["total_eps"] = ledger["total_delta"] = nullptr;
+  // the typed ledger (the input of `dpref account`) and its certified total; the approximate
+  // Metropolis path has no event and no guarantee
+  json ledger = json::parse(accounting::ledger_value(r.ledger).dump());
+  ledger["total"] = r.certified ? json::parse(accounting::guarantee_value(r.ledger.total()).dump())
+                                : json(nullptr);
   ledger["certified"] = r.certified;
   ledger["guarantee"] = r.guarantee;
   out["ledger"] = ledger;

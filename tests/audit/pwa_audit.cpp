@@ -159,21 +159,29 @@ std::vector<event_family<std::size_t>> candidate_family(std::size_t m) {
       "candidate", [](std::size_t i) { return i; }, m, false)};
 }
 
-double selection_claim(double bmax, double scale) {
-  return dpref::accounting::exponential_mechanism_privacy(bmax, scale).eps;
+// The shipped plan of Algorithm 2 (plan_private_subgradient, as pwa::run and the study use it)
+// for one step at ε_step; scale_factor 1/2 is the negative control "ε u / bmax".
+pwa::subgradient_plan<double> one_step_plan(double bmax, double eps_step, double scale_factor) {
+  pwa::subgradient_params<double> p;
+  p.epsilon = eps_step;
+  p.iterations = 1;
+  p.scale_factor = scale_factor;
+  return pwa::plan_private_subgradient(bmax, p, "audit: one step of Algorithm 2");
 }
 
 TEST(PWA_AUDIT_SELECT, OneSelectionStepPassesAtClaimedEpsilon) {
   const std::size_t m = 10;
   const double bmax = 1, eps_step = 1;
-  const double scale = 2 * bmax / eps_step;  // as private_subgradient computes it
-  const double claimed = selection_claim(bmax, scale);
+  const auto plan = one_step_plan(bmax, eps_step, 1.0);
+  const double scale = plan.scale;
+  const double claimed = plan.ledger.total().epsilon;  // the plan's own ledger (<= the request)
+  EXPECT_LE(claimed, eps_step);
   const auto mm = [scale](const std::vector<double>& u, philox_stream& s) {
     const vec uv = Eigen::Map<const vec>(u.data(), static_cast<Eigen::Index>(u.size()));
     return static_cast<std::size_t>(pwa::select_index(s, uv, scale));
   };
   const auto r = run_audit<std::vector<double>, std::size_t>(
-      mm, utility_pairs(m, bmax), candidate_family(m), config(505, claimed));
+      mm, utility_pairs(m, bmax), candidate_family(m), config(505, eps_step));
   print_report("pwa Algorithm 1 selection, m=10", r);
   EXPECT_FALSE(r.violation);
   EXPECT_GE(r.eps_lb, 0.5 * claimed);
@@ -183,7 +191,7 @@ TEST(PWA_AUDIT_NEG_SELECT, TwiceEpsilonSelectionIsFlagged) {
   // exp(ε u / bmax) instead of exp(ε u/(2 bmax)): 2ε-DP, audited against the claim ε
   const std::size_t m = 10;
   const double bmax = 1, eps_step = 1;
-  const double scale = bmax / eps_step;  // broken
+  const double scale = one_step_plan(bmax, eps_step, 0.5).scale;  // broken: half the scale
   const auto mm = [scale](const std::vector<double>& u, philox_stream& s) {
     const vec uv = Eigen::Map<const vec>(u.data(), static_cast<Eigen::Index>(u.size()));
     return static_cast<std::size_t>(pwa::select_index(s, uv, scale));

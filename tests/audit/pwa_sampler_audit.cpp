@@ -165,7 +165,9 @@ TEST(PWA_ME_AUDIT, ExactSamplersPassAtTheirClaimedEpsilon) {
   EXPECT_LE(pc.sup_loss, eps * (1 + 1e-6));  // Theorem 19 on the searched pairs
   EXPECT_GE(pc.auditable, 0.9 * eps);        // the search found a near-worst pair
   const pwa::exponential_mechanism<double> M(pc.D, eps);
-  const double claimed = std::get<accounting::pure_dp<double>>(M.privacy_event().privacy).eps;
+  accounting::ledger<double> one;  // the mechanism's own event for one sample
+  one.record(M.event(1));
+  const double claimed = one.total().epsilon;
   std::uint64_t seed = 501;
   for (me_method m : {me_method::inverse_cdf, me_method::rejection, me_method::envelope}) {
     // 2^20 for the direct sampler, 2^19 for the rejection samplers (~8 proposals per sample)

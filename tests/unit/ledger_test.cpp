@@ -125,6 +125,31 @@ TEST(ACC_BUDGET, ChargeRefusesTheEventThatWouldOverspend) {
   EXPECT_GE(l.total().epsilon, 0.25);
 }
 
+TEST(ACC_LEDGER, RecordValidatesAndTheTotalIsTheAccountOfTheEvents) {
+  accounting_options<double> opt;
+  opt.delta = 1e-5;
+  ledger<double> l(opt);
+  const auto events = sample_events<double>();
+  for (const auto& e : events) l.record(e);
+  ASSERT_EQ(l.events().size(), events.size());
+  const guarantee<double> t = l.total();
+  const guarantee<double> direct = account(events, opt);
+  EXPECT_EQ(t.epsilon, direct.epsilon);
+  EXPECT_EQ(t.delta, direct.delta);
+  // a refused event names its field and leaves the ledger unchanged
+  EXPECT_EQ(message_of([&] {
+              l.record(make_event<double>(laplace_mechanism<double>{1, 1}, 0));
+            }),
+            "event[laplace].count must be >= 1 and <= 1000000000000000000, got 0");
+  EXPECT_EQ(l.events().size(), events.size());
+  // count-weighted: one event of count 3 is three events of count 1
+  ledger<double> three, ones;
+  three.record(make_event<double>(laplace_mechanism<double>{1, 10}, 3));
+  for (int i = 0; i < 3; ++i) ones.record(make_event<double>(laplace_mechanism<double>{1, 10}));
+  EXPECT_EQ(three.total().epsilon, ones.total().epsilon);
+  EXPECT_GE(three.total().epsilon, 0.3);
+}
+
 template <class R>
 class ACC_LEDGER_JSON : public ::testing::Test {};
 using all_scalars = ::testing::Types<double, long double, mp50, mpfr_real>;

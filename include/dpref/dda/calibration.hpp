@@ -26,7 +26,6 @@
 #include "dpref/accounting/certified.hpp"
 #include "dpref/accounting/composition.hpp"
 #include "dpref/accounting/conversion.hpp"
-#include "dpref/accounting/ledger.hpp"
 #include "dpref/accounting/subsampling.hpp"
 #include "dpref/accounting/types.hpp"
 #include "dpref/dda/composition.hpp"
@@ -368,26 +367,6 @@ calibration_report<Real> calibrate(const privacy_setup<Real>& s, calibration kin
   }
   certify(s, r);
   return r;
-}
-
-/// Ledger of a run at σ: one RDP event per active round of the record's node (public) or per
-/// round (hidden), kind naming the calibration; total(δ) reproduces calibration (c)'s account.
-/// @param rounds realised active rounds (public: max over nodes; the schedule is data-free)
-/// @spec DDA.PRIV.C
-template <real_scalar Real>
-accounting::privacy_ledger<Real> ledger(const privacy_setup<Real>& s,
-                                        const calibration_report<Real>& r, long long rounds) {
-  if (rounds < 1) fail_domain("dpref::dda::ledger", "rounds", ">= 1", rounds);
-  const Real gamma = (s.active_set_hidden ? s.iota : Real(1)) / Real(s.q_local);
-  accounting::privacy_event<Real> e;
-  e.kind = "dda.round[" + r.name + "]: Gaussian(Delta=2L) on 1 of q records (WOR), WBK RDP";
-  e.params = {{"sigma", r.sigma}, {"L", s.lipschitz}, {"gamma", gamma}, {"iota", s.iota}};
-  e.privacy = subsampled_gaussian_rdp_wor(gamma, r.sigma / (2 * s.lipschitz),
-                                          accounting::integer_orders<Real>(2, s.max_order));
-  e.count = rounds;
-  accounting::privacy_ledger<Real> l;
-  l.record(std::move(e));
-  return l;
 }
 
 // Explicit instances (src/instances/dda.cpp); EXT is `extern` for consumers.

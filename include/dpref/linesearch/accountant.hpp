@@ -8,10 +8,10 @@
 #include <string>
 #include <vector>
 
+#include "dpref/accounting/budget_exceeded.hpp"
 #include "dpref/accounting/certified.hpp"
 #include "dpref/accounting/composition.hpp"
 #include "dpref/accounting/conversion.hpp"
-#include "dpref/accounting/ledger.hpp"
 #include "dpref/accounting/subsampling.hpp"
 #include "dpref/accounting/svt.hpp"
 #include "dpref/accounting/types.hpp"

@@ -30,8 +30,7 @@
 #include <utility>
 #include <vector>
 
-#include "dpref/accounting/laplace.hpp"
-#include "dpref/accounting/ledger.hpp"
+#include "dpref/accounting/accountant.hpp"
 #include "dpref/error.hpp"
 #include "dpref/pwa/exponential_mechanism_envelope.hpp"
 #include "dpref/pwa/problem.hpp"
@@ -116,8 +115,9 @@ struct me_result {
   me_method method = me_method::rejection;
   me_exactness exactness = me_exactness::exact;
   me_counts counts;
-  /// Exact samplers: one pure-ε event (pwa Theorem 19) with count = #samples. Metropolis: empty.
-  accounting::privacy_ledger<Real> ledger;
+  /// Exact samplers: one exponential-mechanism event (pwa Theorem 19) with count = #samples.
+  /// Metropolis: empty.
+  accounting::ledger<Real> ledger;
   bool certified = true;  ///< false for the approximate Metropolis path
   std::string guarantee;  ///< human-readable statement of the guarantee (or of its absence)
 };
@@ -210,7 +210,7 @@ class exponential_mechanism {
     }
     if (r.exactness == me_exactness::exact) {
       r.certified = true;
-      r.ledger.record(privacy_event(n));
+      r.ledger.record(event(n));
       r.guarantee =
           "pure epsilon-DP per sample (pwa Theorem 19: Lemma 18 gives Delta_u = bmax; exact "
           "sampler of exp(-eps f/(2 bmax)) up to rounding)";
@@ -223,15 +223,14 @@ class exponential_mechanism {
     return r;
   }
 
-  /// The ledger event of `count` exact samples: pure ε-DP with ε = 2 bmax/scale rounded up
-  /// (accounting::exponential_mechanism_privacy with Δu = bmax, pwa Lemma 18).
-  [[nodiscard]] accounting::privacy_event<Real> privacy_event(long long count = 1) const {
-    accounting::privacy_event<Real> e;
-    e.kind = "pwa exponential mechanism M_E (Theorem 19)";
-    e.params = {{"epsilon", eps_}, {"bmax", F_.bmax()}, {"scale", scale_}};
-    e.privacy = accounting::exponential_mechanism_privacy(F_.bmax(), scale_);
-    e.count = count;
-    return e;
+  /// The ledger event of `count` exact samples: the exponential mechanism with Δu = bmax (pwa
+  /// Lemma 18) at this sampler's scale, ε = 2 bmax/scale rounded up by the accountant.
+  [[nodiscard]] accounting::event<Real> event(
+      long long count = 1, std::string label =
+                               "pwa M_E (Theorem 19): one exact sample of exp(−f/s), Δu = bmax "
+                               "(Lemma 18)") const {
+    return accounting::make_event<Real>(
+        accounting::exponential_mechanism<Real>{F_.bmax(), scale_, false}, count, std::move(label));
   }
 
  private:

@@ -26,32 +26,11 @@
 #include "dpref/accounting/accountant.hpp"
 #include "dpref/mechanisms/vector_laplace.hpp"
 #include "dpref/noise_mode.hpp"
+#include "dpref/pwa/calibration.hpp"
 #include "dpref/pwa/secure.hpp"
 #include "dpref/pwa/solve.hpp"
 
 namespace dpref::pwa {
-
-namespace detail {
-
-/// Raises `scale` by a few ulps while the plan's certified ε exceeds `eps` (rounding of ε/k,
-/// 2Δu/s and of the composition); returns the accepted plan.
-/// @throws std::logic_error if no scale certifies ε (never observed)
-template <real_scalar Real, class Plan>
-accounting::ledger<Real> calibrate_scale(Real& scale, const Real& eps, Plan&& plan,
-                                         const char* who) {
-  for (int attempt = 0; attempt < 48; ++attempt) {
-    accounting::ledger<Real> l = plan(scale);
-    if (!(l.total().epsilon > eps)) return l;
-    accounting::certifier<Real> c;  // s ← s·(1 + 2^(attempt+2)·u), rounded up
-    const accounting::work_real bump =
-        accounting::work_real(1) +
-        c.in(machine_epsilon<Real>()) * accounting::work_real(4LL << attempt);
-    scale = c.up(c.in(scale)*bump);
-  }
-  throw std::logic_error(std::string(who) + ": no noise scale certifies epsilon");
-}
-
-}  // namespace detail
 
 /// Noise scale of M_S: Theorem 9 (Δ/ε, default) or the paper's §4.2 density (√d·Δ/ε).
 /// errata PWA-E4: the paper's √d is unnecessary; theorem9 is the default.

@@ -27,9 +27,9 @@
 #include <utility>
 #include <vector>
 
-#include "dpref/accounting/laplace.hpp"
-#include "dpref/accounting/ledger.hpp"
+#include "dpref/accounting/accountant.hpp"
 #include "dpref/mechanisms/exponential.hpp"
+#include "dpref/pwa/calibration.hpp"
 #include "dpref/pwa/solve.hpp"
 #include "dpref/random/bernoulli.hpp"
 #include "dpref/random/secure/bernoulli_exp.hpp"
@@ -156,8 +156,9 @@ struct subgradient_params {
   /// Evaluate f(x^(i)) on the data (objective, best_objective, the trace): non-private
   /// evaluation. pwa::run sets it only when the caller asked for diagnostics (PRIV.RELEASE).
   bool evaluate = true;
-  /// Utility scale multiplier of the selection: scale = scale_factor · 2bmax/ε_step. 1 is the
-  /// private mechanism; tests set 1/2 for the negative control "ε u / bmax" (2ε per step).
+  /// Multiplier of the calibrated utility scale (plan_private_subgradient). 1 is the private
+  /// mechanism; tests set 1/2 for the negative control "ε u / bmax" (2ε per step), whose ledger
+  /// then records the halved scale.
   Real scale_factor = Real(1);
 };
 
@@ -169,7 +170,7 @@ struct subgradient_result {
   std::vector<Real> objective_trace;  ///< f(x^(i)), i = 1..k+1 (if params.trace)
   std::vector<Eigen::Index> selected;              ///< i* of every step
   Real step_sum = Real(0), step_sq_sum = Real(0);  ///< Σα_i, Σα_i²
-  accounting::privacy_ledger<Real> ledger;
+  accounting::ledger<Real> ledger;  ///< the plan's ledger (private_subgradient; empty otherwise)
 };
 
 namespace detail {
@@ -225,33 +226,77 @@ subgradient_result<Real> run_subgradient(const piecewise_affine<Real>& prob,
 
 }  // namespace detail
 
-/// pwa Algorithm 2 with Algorithm 1 (ε/k per step, sign per errata), output x^(k+1).
+/// The calibration of Algorithm 2, fixed before any draw: the utility scale s of every
+/// selection P(i) ∝ exp(u_i/s) and the ledger of the k selections (public).
+template <real_scalar Real>
+struct subgradient_plan {
+  Real scale{};
+  accounting::ledger<Real> ledger;  ///< k exponential-mechanism events of Δu (Theorem 15)
+};
+
+/// Plan of Algorithm 2 with k = p.iterations selections of utility sensitivity Δu (bmax, Lemma
+/// 18) for a total ε = p.epsilon: s = 2Δu·k/ε rounded up, raised by ulps while the certified ε
+/// of the k events exceeds ε; then multiplied by p.scale_factor (1 for the mechanism), the
+/// ledger recording the scale actually used.
+/// @param label the events' label (where in the algorithm; the secure run names its clamp)
+/// @throws std::domain_error for ε ≤ 0, Δu ≤ 0, scale_factor ≤ 0 or k < 1
+/// @spec PWA.ALG1 PWA.ALG2 ARCH.BUDGET
+template <real_scalar Real>
+subgradient_plan<Real> plan_private_subgradient(const Real& utility_sensitivity,
+                                                const subgradient_params<Real>& p,
+                                                const std::string& label) {
+  constexpr const char* fn = "dpref::pwa::plan_private_subgradient";
+  require_positive(fn, "epsilon", p.epsilon);
+  require_positive(fn, "utility_sensitivity", utility_sensitivity);
+  require_positive(fn, "scale_factor", p.scale_factor);
+  if (p.iterations < 1) fail_domain(fn, "iterations", ">= 1", p.iterations);
+  const auto ledger_at = [&](const Real& sc) {
+    accounting::ledger<Real> l;
+    l.record(accounting::make_event<Real>(
+        accounting::exponential_mechanism<Real>{utility_sensitivity, sc, false}, p.iterations,
+        label));
+    return l;
+  };
+  subgradient_plan<Real> plan;
+  accounting::certifier<Real> c;
+  plan.scale = c.up(accounting::work_real(2) * c.in(utility_sensitivity)*c.in(Real(p.iterations)) /
+                    c.in(p.epsilon));
+  plan.ledger = detail::calibrate_scale(plan.scale, p.epsilon, ledger_at, fn);
+  if (p.scale_factor != Real(1)) {
+    plan.scale = Real(plan.scale * p.scale_factor);
+    plan.ledger = ledger_at(plan.scale);
+  }
+  return plan;
+}
+
+/// pwa Algorithm 2 with Algorithm 1 (sign per errata), output x^(k+1), at a fixed plan: every
+/// selection draws at plan.scale; the result carries plan.ledger. The one implementation of the
+/// release, used by pwa::run, the study and the audits.
 /// @param s bit stream of the run, read sequentially by the k selections
-/// @param prob the problem @param p parameters (validated)
-/// @return x^(k+1), objectives, selections, the ledger (k events of ε/k, composed sequentially)
 /// @throws std::domain_error / std::invalid_argument for invalid parameters
 /// @spec PWA.ALG2
 template <real_scalar Real>
 subgradient_result<Real> private_subgradient(philox_stream& s, const piecewise_affine<Real>& prob,
-                                             const subgradient_params<Real>& p) {
-  constexpr const char* fn = "dpref::pwa::private_subgradient";
-  require_positive(fn, "epsilon", p.epsilon);
-  require_positive(fn, "scale_factor", p.scale_factor);
-  if (p.iterations < 1) fail_domain(fn, "iterations", ">= 1", p.iterations);
-  const Real eps_step = p.epsilon / Real(p.iterations);
-  const Real scale = p.scale_factor * Real(2) * prob.bmax() / eps_step;  // 2Δu/ε_step, Lemma 18
-  accounting::privacy_event<Real> ev;
-  ev.kind = "pwa.alg1.exponential_mechanism";
-  ev.params = {{"utility_sensitivity", prob.bmax()}, {"scale", scale}, {"eps_step", eps_step}};
-  ev.privacy = accounting::exponential_mechanism_privacy(prob.bmax(), scale);
-  ev.count = p.iterations;  // Theorem 15: k steps of ε/k
-  accounting::privacy_ledger<Real> ledger;
-  ledger.record(std::move(ev));
+                                             const subgradient_params<Real>& p,
+                                             const subgradient_plan<Real>& plan) {
   auto res = detail::run_subgradient(
-      prob, p, [&](const vector<Real>& u, long long) { return select_index<Real>(s, u, scale); },
-      fn);
-  res.ledger = std::move(ledger);
+      prob, p,
+      [&](const vector<Real>& u, long long) { return select_index<Real>(s, u, plan.scale); },
+      "dpref::pwa::private_subgradient");
+  res.ledger = plan.ledger;
   return res;
+}
+
+/// Plan (Δu = prob.bmax(), Lemma 18) and run of Algorithm 2 (see above).
+/// @spec PWA.ALG2
+template <real_scalar Real>
+subgradient_result<Real> private_subgradient(philox_stream& s, const piecewise_affine<Real>& prob,
+                                             const subgradient_params<Real>& p) {
+  return private_subgradient(
+      s, prob, p,
+      plan_private_subgradient(prob.bmax(), p,
+                               "pwa Algorithm 1 (sign per errata PWA-E1), one selection per step "
+                               "of Algorithm 2: P(i) ∝ exp(u_i/s), Δu = bmax (Lemma 18)"));
 }
 
 /// The regular (non-private) subgradient method: g^(i) = a_k with k the active piece (pwa (12)).

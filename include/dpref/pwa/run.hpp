@@ -184,29 +184,17 @@ result<Real> run(const problem<Real>& prob, const params<Real>& p, const philox_
           q = secure_utility_problem(prob, p.release_clamp,
                                      detail::subgradient_dot_bound(prob, sp));
       }
-      accounting::certifier<Real> c;
-      Real scale = c.up(accounting::work_real(2) * c.in(q.bmax()) * c.in(Real(p.iterations)) /
-                        c.in(p.epsilon));
-      auto plan = detail::calibrate_scale(
-          scale, p.epsilon,
-          [&](const Real& sc) {
-            accounting::ledger<Real> l;
-            l.record(accounting::make_event<Real>(
-                accounting::exponential_mechanism<Real>{q.bmax(), sc, false}, p.iterations,
-                secure ? "pwa Algorithm 1 (sign per errata PWA-E1), one selection per step of "
-                         "Algorithm 2: P(i) ∝ exp(u_i/s), Δu = bmax + rounding of the double "
-                         "utilities of clamp(b, −C, C) (Lemma 18, PRIV.PWA.BMAX)"
-                       : "pwa Algorithm 1 (sign per errata PWA-E1), one selection per step of "
-                         "Algorithm 2: P(i) ∝ exp(u_i/s), Δu = bmax (Lemma 18)"));
-            return l;
-          },
-          "pwa::run (private_subgradient)");
-      r.privacy = plan_privacy(std::move(plan), request, "pwa::run (private_subgradient)");
+      const subgradient_plan<Real> plan = plan_private_subgradient(
+          q.bmax(), sp,
+          secure ? "pwa Algorithm 1 (sign per errata PWA-E1), one selection per step of "
+                   "Algorithm 2: P(i) ∝ exp(u_i/s), Δu = bmax + rounding of the double "
+                   "utilities of clamp(b, −C, C) (Lemma 18, PRIV.PWA.BMAX)"
+                 : "pwa Algorithm 1 (sign per errata PWA-E1), one selection per step of "
+                   "Algorithm 2: P(i) ∝ exp(u_i/s), Δu = bmax (Lemma 18)");
+      r.privacy = plan_privacy(plan.ledger, request, "pwa::run (private_subgradient)");
       r.sensitivity = q.bmax();
-      r.noise_scale = scale;
-      auto res = detail::run_subgradient(
-          q, sp, [&](const vector<Real>& u, long long) { return select_index<Real>(s, u, scale); },
-          "pwa::run");
+      r.noise_scale = plan.scale;
+      auto res = private_subgradient(s, q, sp, plan);
       const Real steps = res.step_sum, steps_sq = res.step_sq_sum;
       detail::take_subgradient(r, std::move(res), sp);
       r.bound_theorem24_best_iterate =
@@ -263,11 +251,12 @@ result<Real> run(const problem<Real>& prob, const params<Real>& p, const philox_
       for (int attempt = 0;; ++attempt) {
         me.emplace(make_exponential_mechanism_lp(q, eps_used, cfg));
         plan = accounting::ledger<Real>{};
-        plan.record(accounting::make_event<Real>(
-            accounting::exponential_mechanism<Real>{q.bmax(), me->scale(), false}, 1,
-            secure ? "pwa M_E (Theorem 19): one exact sample of exp(−f/s), Δu = bmax + rounding "
-                     "of f computed in double on clamp(b, −C, C) (Lemma 18, PRIV.PWA.BMAX)"
-                   : "pwa M_E (Theorem 19): one exact sample of exp(−f/s), Δu = bmax (Lemma 18)"));
+        plan.record(me->event(
+            1, secure ? "pwa M_E (Theorem 19): one exact sample of exp(−f/s), Δu = bmax + "
+                        "rounding of f computed in double on clamp(b, −C, C) (Lemma 18, "
+                        "PRIV.PWA.BMAX)"
+                      : "pwa M_E (Theorem 19): one exact sample of exp(−f/s), Δu = bmax (Lemma "
+                        "18)"));
         if (!(plan.total().epsilon > p.epsilon) || attempt >= 47) break;
         accounting::certifier<Real> c;
         eps_used = c.down(c.in(eps_used) /
