@@ -16,7 +16,8 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
-COLORS = {"reproduced": "#2e7d32", "not reproduced": "#f9a825", "contradicted": "#c62828"}
+COLORS = {"reproduced": "#2e7d32", "not reproduced": "#f9a825", "contradicted": "#c62828",
+          "inconclusive at this size": "#607d8b"}
 
 
 def png(fig):
@@ -127,6 +128,7 @@ def main():
              "td,th{border:1px solid #bbb;padding:3px 6px;vertical-align:top;text-align:left}"
              "th{background:#eee}.v-reproduced{background:#c8e6c9}"
              ".v-not{background:#fff59d}.v-contradicted{background:#ffcdd2}"
+             ".v-inconclusive{background:#cfd8dc}"
              "code{background:#f4f4f4;padding:1px 3px}figure{display:inline-block;margin:0.5em}"
              "figcaption{font-size:0.8em;color:#555}",
              "</style></head><body>",
@@ -143,14 +145,18 @@ def main():
              f"performance {t['performance_seconds']:.1f} s, samplers vs numpy "
              f"{t['samplers_seconds']:.1f} s)</p>",
              f"<p><b>{s['reproduced']}</b> reproduced, <b>{s['not_reproduced']}</b> not reproduced,"
-             f" <b>{s['contradicted']}</b> contradicted, of {s['claims']} claims. A verdict is "
+             f" <b>{s['contradicted']}</b> contradicted, <b>{s['inconclusive']}</b> inconclusive at"
+             f" this size, of {s['claims']} claims. A verdict is "
              "computed in this run from the numbers shown, with the stated error probability "
-             "(probability that the verdict is wrong under the stated model) or exactly.</p>",
+             "(probability that the verdict is wrong under the stated model) or exactly. A run "
+             "smaller than the paper's in a parameter the claim depends on cannot contradict it: "
+             "it is inconclusive at this size (REPRO.VERDICT.SIZE).</p>",
              "<h2>Verdicts</h2>"]
     rows = []
     for c in rep["claims"]:
         cls = {"reproduced": "v-reproduced", "not reproduced": "v-not",
-               "contradicted": "v-contradicted"}[c["verdict"]]
+               "contradicted": "v-contradicted",
+               "inconclusive at this size": "v-inconclusive"}[c["verdict"]]
         nums = "<br>".join(f"{e(k)} = {num(v)}" for k, v in c["numbers"].items())
         err = "exact" if c["exact"] else f"{c['error_probability']:.3g}"
         rows.append([e(c["paper"]), f"<code>{e(c['id'])}</code>", e(c["statement"]),

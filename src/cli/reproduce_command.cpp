@@ -147,7 +147,9 @@ ojson claim_json(const rp::claim& c) {
   j["error"] = c.error;
   j["error_probability"] = c.error_probability;
   j["exact"] = c.exact;
-  j["verdict"] = rp::verdict_name(c.result);
+  j["verdict"] = rp::verdict_name(rp::settle_size(c));
+  // what the statistic alone gives, before REPRO.VERDICT.SIZE (re-derived by the Python check)
+  j["statistic_verdict"] = rp::verdict_name(c.result);
   ojson n = ojson::object();
   for (const auto& x : c.numbers)
     n[x.name] = std::isfinite(x.value) ? ojson(x.value) : ojson(nullptr);
@@ -155,6 +157,8 @@ ojson claim_json(const rp::claim& c) {
   j["summary"] = c.summary;
   j["reduced"] = c.reduced;
   j["size"] = c.size;
+  j["size_dependence"] = c.size_dependence;
+  j["below_paper_size"] = c.below_paper_size;
   j["seconds"] = c.seconds;
   return j;
 }
@@ -337,16 +341,17 @@ void run_reproduce(const reproduce_state& st) {
   j["commit"] = commit();
   j["started"] = utc_now();
   j["machine"] = machine();
-  int counts[3] = {0, 0, 0};
+  int counts[4] = {0, 0, 0, 0};
   ojson claims = ojson::array();
   for (const auto& c : res.claims) {
     claims.push_back(claim_json(c));
-    ++counts[static_cast<int>(c.result)];
+    ++counts[static_cast<int>(rp::settle_size(c))];
   }
   j["summary"] = {{"claims", res.claims.size()},
                   {"reproduced", counts[0]},
                   {"not_reproduced", counts[1]},
-                  {"contradicted", counts[2]}};
+                  {"contradicted", counts[2]},
+                  {"inconclusive", counts[3]}};
   j["claims"] = claims;
   ojson er = ojson::array();
   for (const auto& e : errata)
@@ -381,13 +386,15 @@ void run_reproduce(const reproduce_state& st) {
   std::printf("dpref reproduce (%s, commit %s, %.0f s on %u cores)\n\n", quick ? "quick" : "full",
               commit().c_str(), rp::since(t0), std::thread::hardware_concurrency());
   std::printf("%s %s %s %s %s\n", pad("paper", 10).c_str(), pad("claim", 26).c_str(),
-              pad("verdict", 15).c_str(), pad("size", 8).c_str(), "numbers");
+              pad("verdict", 25).c_str(), pad("size", 8).c_str(), "numbers");
   for (const auto& c : res.claims)
     std::printf("%s %s %s %s %s\n", pad(c.paper, 10).c_str(), pad(c.id, 26).c_str(),
-                pad(rp::verdict_name(c.result), 15).c_str(),
+                pad(rp::verdict_name(rp::settle_size(c)), 25).c_str(),
                 pad(c.reduced ? "reduced" : "full", 8).c_str(), c.summary.c_str());
-  std::printf("\n%d reproduced, %d not reproduced, %d contradicted (of %zu claims)\n", counts[0],
-              counts[1], counts[2], res.claims.size());
+  std::printf(
+      "\n%d reproduced, %d not reproduced, %d contradicted, %d inconclusive at this size (of %zu "
+      "claims)\n",
+      counts[0], counts[1], counts[2], counts[3], res.claims.size());
   std::printf("report.json: %s\n", json_path.c_str());
   if (!html_path.empty()) std::printf("report.html: %s\n", html_path.c_str());
 }

@@ -86,6 +86,8 @@ void nag_opt_best(const options& o, results& out) {
   c.reduced = o.quick;
   c.size = "n = " + std::to_string(n) + ", eps = " + fmt(eps) + ", T = " + std::to_string(T) +
            ", full batch" + (o.quick ? " (paper: n = 1e5, eps = 1)" : "");
+  c.size_dependence = "n and eps: the paper's comparison is at n = 1e5, eps = 1";
+  c.below_paper_size = o.quick;
   c.seconds = since(t0);
   out.claims.push_back(c);
 }

@@ -17,8 +17,10 @@ namespace dpref::reproduce {
 
 /// reproduced: the paper's statement passed its test; contradicted: the opposite statement passed
 /// at the stated error probability (or exactly); not_reproduced: neither (or the paper's
-/// guarantee is not certified by any sound accountant). @spec REPRO.VERDICT
-enum class verdict { reproduced, not_reproduced, contradicted };
+/// guarantee is not certified by any sound accountant); inconclusive: the opposite statement
+/// passed, but the run was smaller than the paper's in a parameter the claim depends on
+/// (settle_size). @spec REPRO.VERDICT REPRO.VERDICT.SIZE
+enum class verdict { reproduced, not_reproduced, contradicted, inconclusive };
 
 inline const char* verdict_name(verdict v) {
   switch (v) {
@@ -26,9 +28,12 @@ inline const char* verdict_name(verdict v) {
       return "reproduced";
     case verdict::contradicted:
       return "contradicted";
-    default:
-      return "not reproduced";
+    case verdict::inconclusive:
+      return "inconclusive at this size";
+    case verdict::not_reproduced:
+      break;
   }
+  return "not reproduced";
 }
 
 /// One named number of a claim (the statistic, its standard error, the paper's value, ...).
@@ -51,8 +56,23 @@ struct claim {
   std::string summary;          ///< the numbers in one line for people
   bool reduced = false;         ///< ran at reduced (quick) size
   std::string size;             ///< the size it ran at
+  /// The parameters the claim's truth depends on, with the paper's values (e.g. "n: the
+  /// paper's data set has 254,654 rows"); empty when the verdict does not depend on the size.
+  std::string size_dependence;
+  /// This run was smaller than the paper's in a parameter of size_dependence.
+  bool below_paper_size = false;
   double seconds = 0;
 };
+
+/// REPRO.VERDICT.SIZE, the one place that decides it: a reduced run cannot contradict a claim
+/// whose truth depends on the size it reduced (n, T, K, ...); it can only fail to reproduce it
+/// at that size. A "contradicted" statistic of such a run becomes "inconclusive at this size";
+/// every other verdict is kept. Returns the settled verdict.
+inline verdict settle_size(const claim& c) {
+  if (c.result == verdict::contradicted && c.below_paper_size && !c.size_dependence.empty())
+    return verdict::inconclusive;
+  return c.result;
+}
 
 /// A place where dpref departs from a paper. @spec REPRO.ERRATA
 struct erratum {

@@ -17,13 +17,15 @@ if(TARGET dpref_cli)
   # checks of the quick report (one ctest per spec ID; check_reproduce.py MODE)
   add_test(NAME REPRO_JSON_schema COMMAND ${DPREF_REPRO_CHECK} schema ${DPREF_REPRO_DIR})
   add_test(NAME REPRO_VERDICT_rederive COMMAND ${DPREF_REPRO_CHECK} verdict ${DPREF_REPRO_DIR})
+  add_test(NAME REPRO_VERDICT_SIZE_rule COMMAND ${DPREF_REPRO_CHECK} size ${DPREF_REPRO_DIR})
   add_test(NAME REPRO_ERRATA_rows COMMAND ${DPREF_REPRO_CHECK} errata ${DPREF_REPRO_DIR})
   add_test(NAME REPRO_PERF_rows COMMAND ${DPREF_REPRO_CHECK} perf ${DPREF_REPRO_DIR})
   add_test(NAME REPRO_HTML_selfcontained COMMAND ${DPREF_REPRO_CHECK} html ${DPREF_REPRO_DIR})
   add_test(NAME REPRO_ACC_ABADI_claim COMMAND ${DPREF_REPRO_CHECK} abadi ${DPREF_REPRO_DIR})
   add_test(NAME REPRO_ACC_EXACT_claim COMMAND ${DPREF_REPRO_CHECK} exact ${DPREF_REPRO_DIR})
   add_test(NAME REPRO_LS_HINGE_claim COMMAND ${DPREF_REPRO_CHECK} hinge ${DPREF_REPRO_DIR})
-  set_tests_properties(REPRO_JSON_schema REPRO_VERDICT_rederive REPRO_ERRATA_rows REPRO_PERF_rows
+  set_tests_properties(REPRO_JSON_schema REPRO_VERDICT_rederive REPRO_VERDICT_SIZE_rule
+                       REPRO_ERRATA_rows REPRO_PERF_rows
                        REPRO_HTML_selfcontained REPRO_ACC_ABADI_claim REPRO_ACC_EXACT_claim
                        REPRO_LS_HINGE_claim
                        PROPERTIES LABELS cli TIMEOUT 300 FIXTURES_REQUIRED repro_report)

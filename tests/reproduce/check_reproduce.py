@@ -12,7 +12,8 @@ usage:
   check_reproduce.py flags DPREF TMPDIR   REPRO_CMD_flags: bad flags are refused with exit 2/3
       naming the flag, and an unwritable --out is refused before any work.
   check_reproduce.py MODE REPORT_DIR       checks of the quick report (fixture of REPRO_quick):
-      schema (REPRO_JSON_schema), verdict (REPRO_VERDICT_rederive), errata (REPRO_ERRATA_rows),
+      schema (REPRO_JSON_schema), verdict (REPRO_VERDICT_rederive), size
+      (REPRO_VERDICT_SIZE_rule), errata (REPRO_ERRATA_rows),
       perf (REPRO_PERF_rows), html (REPRO_HTML_selfcontained), abadi (REPRO_ACC_ABADI_claim),
       exact (REPRO_ACC_EXACT_claim), hinge (REPRO_LS_HINGE_claim).
 """
@@ -64,7 +65,8 @@ def quick(dpref, out):
     for paper in PAPERS:
         if not any(c["paper"] == paper for c in rep["claims"]):
             fail(f"paper {paper} has no claim")
-    counts = {"reproduced": 0, "not reproduced": 0, "contradicted": 0}
+    counts = {"reproduced": 0, "not reproduced": 0, "contradicted": 0,
+              "inconclusive at this size": 0}
     for c in rep["claims"]:
         if c["verdict"] not in counts:
             fail(f"{c['id']}: verdict {c['verdict']!r}")
@@ -78,8 +80,9 @@ def quick(dpref, out):
         if not c["size"]:
             fail(f"{c['id']}: no size")
     s = rep["summary"]
-    if (s["reproduced"], s["not_reproduced"], s["contradicted"]) != (
-            counts["reproduced"], counts["not reproduced"], counts["contradicted"]):
+    if (s["reproduced"], s["not_reproduced"], s["contradicted"], s["inconclusive"]) != (
+            counts["reproduced"], counts["not reproduced"], counts["contradicted"],
+            counts["inconclusive at this size"]):
         fail(f"summary {s} does not match the rows {counts}")
     if not any(c["reduced"] for c in rep["claims"]):
         fail("no claim says it ran at reduced size in --quick mode")
@@ -160,8 +163,44 @@ def check_schema(d):
     print(f"ok: report.json valid ({len(rep['claims'])} claims)")
 
 
+def settled(c):
+    """REPRO.VERDICT.SIZE (spec/reproduce.md): a contradicting statistic of a run below the
+    paper's size, in a parameter the claim depends on, is 'inconclusive at this size'."""
+    if (c["statistic_verdict"] == "contradicted" and c["below_paper_size"]
+            and c["size_dependence"]):
+        return "inconclusive at this size"
+    return c["statistic_verdict"]
+
+
+def check_size(d):
+    """REPRO.VERDICT.SIZE: every reported verdict is its statistic's verdict settled by the size
+    rule; no run below the paper's size contradicts a size-dependent claim."""
+    rep = load(d)
+    for c in rep["claims"]:
+        if c["verdict"] != settled(c):
+            fail(f"{c['id']}: verdict {c['verdict']!r}, the size rule gives {settled(c)!r}")
+        if c["below_paper_size"] and c["size_dependence"] and c["verdict"] == "contradicted":
+            fail(f"{c['id']}: contradicted below the paper's size ({c['size_dependence']})")
+    for cid in ("LS.CLAIM.HEADLINE", "REPRO.LS.HINGE"):  # n-dependent (spec/reproduce.md)
+        c = claim(rep, cid)
+        if not (c["size_dependence"].startswith("n ") and c["below_paper_size"]):
+            fail(f"{cid}: size dependence not declared: {c['size_dependence']!r}")
+        print(f"ok: {cid}: statistic {c['statistic_verdict']}, reported {c['verdict']} "
+              f"({c['size_dependence']})")
+    # negative control: at the paper's size a contradicting statistic stands
+    ls = json.loads(json.dumps(claim(rep, "LS.CLAIM.HEADLINE")))
+    ls["statistic_verdict"], ls["below_paper_size"] = "contradicted", False
+    if settled(ls) != "contradicted":
+        fail("size rule: a run at the paper's size was not allowed to contradict")
+    ls["below_paper_size"] = True
+    if settled(ls) != "inconclusive at this size":
+        fail("size rule: a reduced run contradicted a size-dependent claim")
+    print("ok: size rule and its negative control")
+
+
 def check_verdict(d):
-    """Re-derives the statistical verdicts from the numbers with the rules of spec/reproduce.md."""
+    """Re-derives the statistical verdicts from the numbers with the rules of spec/reproduce.md,
+    then the reported verdict from them with the size rule."""
     rep = load(d)
     V = ("reproduced", "not reproduced", "contradicted")
     def expect(cid, got, want):
@@ -169,7 +208,7 @@ def check_verdict(d):
             fail(f"{cid}: verdict {got!r}, the numbers give {want!r}")
         print(f"ok: {cid}: {got}")
     for c in rep["claims"]:
-        n, cid, v = c["numbers"], c["id"], c["verdict"]
+        n, cid, v = c["numbers"], c["id"], c["statistic_verdict"]
         if cid == "EV.STUDY.C":
             a, se, t = abs(n["log_ratio"]), n["se"], math.log(2)
             expect(cid, v, V[0] if a + 5 * se <= t else V[2] if a - 5 * se > t else V[1])
@@ -226,7 +265,8 @@ def check_verdict(d):
         elif cid in ("AUDIT.NEG.LAPLACE", "AUDIT.NEG.TEXTBOOK"):
             expect(cid, v, V[0] if n["eps_lower_bound"] > n["claimed_eps"] else V[1])
     # the known findings (spec): the claims that must come out this way at the quick size
-    for cid, want in (("EV.UNITS", V[2]), ("DDA-E1", V[2]), ("LS.CLAIM.HEADLINE", V[2]),
+    for cid, want in (("EV.UNITS", V[2]), ("DDA-E1", V[2]),
+                      ("LS.CLAIM.HEADLINE", "inconclusive at this size"),
                       ("EV.STUDY.K", V[0]), ("AUDIT.NEG.LAPLACE", V[0])):
         got = claim(rep, cid)["verdict"]
         if got != want:
@@ -378,7 +418,7 @@ if __name__ == "__main__":
         sys.exit(quick(sys.argv[2], sys.argv[3]))
     if mode == "flags":
         sys.exit(flags(sys.argv[2], sys.argv[3]))
-    {"schema": check_schema, "verdict": check_verdict, "errata": check_errata,
+    {"schema": check_schema, "verdict": check_verdict, "size": check_size, "errata": check_errata,
      "perf": check_perf, "html": check_html, "abadi": check_abadi, "exact": check_exact,
      "hinge": check_hinge}[mode](sys.argv[2])
     sys.exit(0)
