@@ -4,7 +4,8 @@
 # rank 1 alone gets ARGS plus BAD (an invalid input only that rank sees), so rank 1 fails while
 # the others work and then wait for it. Requires: a non-zero exit status, within LIMIT seconds
 # (`timeout`: a rank left waiting in a collective would hang the job), standard error matching
-# WANT (grep -E), and no report on standard output (rank 0 never got to write one).
+# WANT (grep -E; not anchored: another rank's progress line may share its line), and no report
+# on standard output (rank 0 never got to write one).
 # usage: mpi_abort.sh DPREF LIMIT "BAD ARGS" WANT -- ARGS...
 # With BAD empty every rank runs the same valid command and the check must fail (the negative
 # control DIST_ABORT_control).

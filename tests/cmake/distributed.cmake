@@ -18,15 +18,15 @@ if(TARGET dpref_cli AND TARGET dpref::mpi)
     add_test(NAME DIST_ABORT_audit
              COMMAND ${PROJECT_SOURCE_DIR}/tests/cli/mpi_abort.sh $<TARGET_FILE:dpref_cli> 60
                      "--epsilon 0.5x"
-                     "^dpref: rank 1 of 3: invalid input: --epsilon must be a decimal number, got '0.5x'"
+                     "dpref: rank 1 of 3: invalid input: --epsilon must be a decimal number, got '0.5x'"
                      -- audit laplace --samples 300000 --threads 1)
     add_test(NAME DIST_ABORT_ev
              COMMAND ${PROJECT_SOURCE_DIR}/tests/cli/mpi_abort.sh $<TARGET_FILE:dpref_cli> 60
-                     "--iterations 2x" "^dpref: rank 1 of 3: invalid input: --iterations must be an integer"
+                     "--iterations 2x" "dpref: rank 1 of 3: invalid input: --iterations must be an integer"
                      -- ev run --params ${PROJECT_SOURCE_DIR}/examples/ev.json)
     add_test(NAME DIST_ABORT_control
              COMMAND ${PROJECT_SOURCE_DIR}/tests/cli/mpi_abort.sh $<TARGET_FILE:dpref_cli> 60 ""
-                     "^dpref: rank 1 of 3: " -- audit laplace --samples 300000 --threads 1)
+                     "dpref: rank 1 of 3: " -- audit laplace --samples 300000 --threads 1)
     set_tests_properties(DIST_ABORT_control PROPERTIES WILL_FAIL TRUE)
     # DIST.EV: users split over the ranks in 1024-user blocks (the example has one block; the
     # per-user instance has 5, so every rank owns blocks), noise from rank 0
