@@ -16,8 +16,9 @@ install(FILES ${CMAKE_CURRENT_BINARY_DIR}/dprefConfig.cmake
 # ---- shipped run-time files (spec/architecture.md ARCH.INSTALL) ------------------------------
 # Everything the installed binary and the Python package read at run time is installed under
 # share/dpref and found relative to the installation, never through the source path:
-# io/data_path.hpp looks in $DPREF_DATA_DIR, then <exe>/../share/dpref; the Python package in its
-# own share/dpref (wheel) or its prefix's (python/dpref/__init__.py, dpref.data_dir()).
+# io/data_path.hpp looks in $DPREF_DATA_DIR, then (code in a shared module: the Python extension)
+# relative to that module, then <exe>/../share/dpref; the Python package in its own share/dpref
+# (wheel) or its prefix's (python/dpref/__init__.py, dpref.data_dir()).
 #   ev/                     ev's base-load profile (`shipped:ev/...`)
 #   conformance/            the conformance corpus (spec/conformance.md)
 #   scripts/                the plot scripts of the studies and of `dpref reproduce`

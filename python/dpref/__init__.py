@@ -29,6 +29,8 @@ import pathlib as _pathlib
 # example configurations, ev's base-load profile, the plot scripts. Searched relative to this
 # package, never in a source tree: a wheel's own dpref/share/dpref, the build tree's
 # build/<preset>/share/dpref (links to the sources), `cmake --install`'s <prefix>/share/dpref.
+# The C++ of the extension finds the same folders relative to itself (io/data_path.hpp, for
+# `shipped:ev/...` files): keep the two lists equal. Importing dpref changes no environment.
 _DATA_DIR_CANDIDATES = ("share/dpref", "../../share/dpref", "../../../../share/dpref")
 
 
@@ -64,19 +66,6 @@ def data_dir() -> _pathlib.Path:
     return _pathlib.Path(d)
 
 
-def _default_data_dir() -> None:
-    # the C++ looks for shipped data files (io/data_path.hpp: `shipped:ev/...`) in
-    # $DPREF_DATA_DIR, then next to the running executable, which for Python is the
-    # interpreter: point DPREF_DATA_DIR at the package's own data folder unless the user set it
-    if _os.environ.get("DPREF_DATA_DIR"):
-        return
-    d = _shipped_data_dir()
-    if d is not None:
-        _os.environ["DPREF_DATA_DIR"] = d
-
-
-_default_data_dir()
-
 from ._core import __version__  # noqa: E402
 from ._api import (BudgetExceeded, account, audit, audit_mechanisms, distributions, papers,
                    philox_words, precision_bits, run, sample)
@@ -90,12 +79,10 @@ def _paper_modules() -> list:
 
     names = list(dict.fromkeys(list(_KNOWN) + papers()))
     for name in names:
-        if name == "echo":  # the test-only entry of PY.RUN.EXTENSION is not a paper
-            continue
         mod = PaperModule(name)
         sys.modules[f"{__name__}.{name}"] = mod
         globals()[name] = mod
-    return [n for n in names if n != "echo"]
+    return names
 
 
 _PAPER_MODULES = _paper_modules()

@@ -427,27 +427,11 @@ std::string audit_callable(const py::function& f, const std::vector<std::string>
 
 // ------------------------------------------------------------------ papers (PY.RUN) --
 
-/// The papers' runners: src/papers/papers.hpp plus test-only registrations.
-std::vector<conformance::paper_runner>& runners() {
-  static std::vector<conformance::paper_runner> r = papers::runners();
-  return r;
-}
+/// The papers' runners (src/papers/papers.hpp).
+const std::vector<conformance::paper_runner>& runners() { return papers::runners(); }
 
 }  // namespace
 }  // namespace dpref::python
-
-/// A test-only "paper" (spec/python.md PY.RUN.EXTENSION): echoes its config and shows the
-/// precision dispatch. Registered only by dpref._core._test_register_echo().
-namespace dpref_python_test_echo {
-template <class Real>
-dpref::io::json run_json(const dpref::io::document& config) {
-  return {{"schema", "dpref.result/1"},
-          {"paper", "echo"},
-          {"precision", dpref::scalar_name<Real>()},
-          {"config", config.root()},
-          {"third", dpref::io::real_value(Real(1) / Real(3))}};
-}
-}  // namespace dpref_python_test_echo
 
 PYBIND11_MODULE(_core, m) {
   using namespace dpref::python;
@@ -573,9 +557,4 @@ PYBIND11_MODULE(_core, m) {
         return maybe_nogil(p, [&] { return r.run(d, p).dump(); });
       },
       py::arg("paper"), py::arg("config"), py::arg("precision"));
-  m.def("_test_register_echo", [] {
-    for (const auto& r : runners())
-      if (r.name == "echo") return;
-    runners().push_back(DPREF_PAPER_RUNNER("echo", ::dpref_python_test_echo));
-  });
 }

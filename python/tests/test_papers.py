@@ -42,7 +42,7 @@ SHORT_DROP = {"ev": ["optimum_max_iterations", "optimum_relative_gap"]}
 OVERRIDE = {"ev": ("epsilon", 0.25), "linesearch": ("epsilon", 0.5), "dda": ("epsilon", 0.5),
             "pwa": ("epsilon", 0.2), "accel": ("epsilon", 0.5)}
 
-REGISTERED = [p for p in dpref.papers() if p != "echo"]
+REGISTERED = dpref.papers()
 
 
 def config_of(source_dir, paper):

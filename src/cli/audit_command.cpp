@@ -7,7 +7,6 @@
 #include <fmt/core.h>
 
 #include <cstdio>
-#include <cstdlib>
 #include <initializer_list>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -104,10 +103,6 @@ void print_report(const audit_options& o, const audit::audit_report& r,
 }
 
 void run_audit_command(audit_options o) {
-  // test hook of spec/distributed.md DIST.ABORT: this rank fails while the others sample
-  if (const char* f = std::getenv("DPREF_TEST_FAIL_RANK");
-      f && world().size() > 1 && std::to_string(world().rank()) == f)
-    throw std::runtime_error("injected failure (DPREF_TEST_FAIL_RANK=" + std::string(f) + ")");
   o.comm = &world();
   if (o.force && o.work() > audit::builtin_options::max_work && world().is_root())
     std::fprintf(stderr,

@@ -44,21 +44,11 @@ namespace fs = std::filesystem;
 struct vectors_options {
   std::string out;
   std::vector<std::string> only;
-  std::vector<long> eigen_cache;  ///< test hook of CONF.MACHINE: Eigen's L1, L2, L3 sizes
 };
 
 void run_vectors(const vectors_options& o) {
   // reference values at 120 digits (set once, in the main thread, before any work: ARCH)
   mpfr_real::default_precision(conformance::reference_digits);
-  if (!o.eigen_cache.empty()) {
-    if (o.eigen_cache.size() != 3 ||
-        std::any_of(o.eigen_cache.begin(), o.eigen_cache.end(), [](long b) { return b < 1024; }))
-      throw std::invalid_argument(
-          "--eigen-cache-sizes must be three sizes L1,L2,L3 of at least "
-          "1024 bytes");
-    // what another CPU would report: the corpus must not change (CONF.MACHINE)
-    Eigen::setCpuCacheSizes(o.eigen_cache[0], o.eigen_cache[1], o.eigen_cache[2]);
-  }
   std::vector<conformance::family_entry> all = conformance::generic_families();
   std::vector<std::string> papers;
   for (auto& e : papers::trajectory_families()) {
@@ -325,10 +315,6 @@ void register_vectors_commands(CLI::App& app) {
   v->add_option("--out", vo->out, "corpus folder (created)")->required();
   v->add_option("--only", vo->only,
                 "write only these families (e.g. trajectories/linesearch; repeatable)");
-  v->add_option("--eigen-cache-sizes", vo->eigen_cache,
-                "test hook (CONF.MACHINE): generate with Eigen's blocking cache sizes L1,L2,L3 "
-                "(bytes) as another CPU would report them; the corpus must not change")
-      ->delimiter(',');
   v->callback([vo] { run_vectors(*vo); });
 
   auto co = std::make_shared<check_options>();

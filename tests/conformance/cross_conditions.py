@@ -8,7 +8,9 @@ same bytes as the committed corpus each time:
     x87 FYL2X, F2XM1, FSIN, ... whose last bit differs between Intel and AMD) moved by one ulp
     (LD_PRELOAD of the dpref_x87_perturb module);
   - Eigen's cache sizes: the blocking sizes of its matrix-product kernels, which it reads from
-    CPUID (`dpref vectors --eigen-cache-sizes`, tiny and large);
+    CPUID (tiny and large): set by the test-only generator CACHE_TOOL
+    (tests/conformance/corpus_cache_sizes.cpp, the library generators of `dpref vectors`), which
+    also runs with the default sizes;
   - threads: the ev and dda trajectories' references (mpfr:60) recomputed with 2 and 3 threads
     instead of the configured 1 give the same 60-digit expected values;
   - runtime dispatch: dpref's double Laplace / exponential answers recomputed with the portable
@@ -16,7 +18,7 @@ same bytes as the committed corpus each time:
 MPI ranks: `dpref vectors` is single-process (not applicable). Prints the SHA-256 of every
 regenerated file under every condition.
 
-usage: cross_conditions.py DPREF X87_MODULE COMMITTED_CORPUS SCRATCH [--families F,...]
+usage: cross_conditions.py DPREF CACHE_TOOL X87_MODULE COMMITTED_CORPUS SCRATCH [--families F,...]
 (PYTHONPATH must reach the dpref package for the threads and dispatch parts; --families
 narrows the regenerated families, and the threads part runs only with the trajectories)
 """
@@ -39,7 +41,7 @@ def digest(p):
 
 def main():
     ap = argparse.ArgumentParser()
-    for name in ("dpref", "module", "committed", "scratch"):
+    for name in ("dpref", "cache_tool", "module", "committed", "scratch"):
         ap.add_argument(name)
     ap.add_argument("--families", default=",".join(FAMILIES))
     a = ap.parse_args()
@@ -48,22 +50,32 @@ def main():
     committed, scratch = pathlib.Path(a.committed), pathlib.Path(a.scratch)
     shutil.rmtree(scratch, ignore_errors=True)
     want = {f: digest(committed / f"{f}.json") for f in families}
+    only = [a for f in families for a in ("--only", f)]
+
+    def cli(out):
+        return [dpref, "vectors", "--out", str(out), *only]
+
+    def tool(sizes):
+        return lambda out: [a.cache_tool, str(out), sizes, *families]
+
+    # (name, environment, command); every file must equal the committed one, which CONF_CORPUS
+    # checks to be what the default `dpref vectors` run writes
     conditions = [
-        ("default", {}, []),
-        ("x87 +1 ulp", {"LD_PRELOAD": module, "DPREF_X87_ULPS": "1"}, []),
-        ("x87 -1 ulp", {"LD_PRELOAD": module, "DPREF_X87_ULPS": "-1"}, []),
-        ("Eigen caches 4K/16K/64K", {}, ["--eigen-cache-sizes", "4096,16384,65536"]),
-        ("Eigen caches 1M/64M/1G", {}, ["--eigen-cache-sizes", "1048576,67108864,1073741824"]),
+        ("default", {}, cli),
+        ("x87 +1 ulp", {"LD_PRELOAD": module, "DPREF_X87_ULPS": "1"}, cli),
+        ("x87 -1 ulp", {"LD_PRELOAD": module, "DPREF_X87_ULPS": "-1"}, cli),
+        ("Eigen caches default", {}, tool("default")),
+        ("Eigen caches 4K/16K/64K", {}, tool("4096,16384,65536")),
+        ("Eigen caches 1M/64M/1G", {}, tool("1048576,67108864,1073741824")),
     ]
     failures = []
-    for name, env, extra in conditions:
+    for name, env, command in conditions:
         out = scratch / name.replace(" ", "_").replace("/", "-")
-        args = [dpref, "vectors", "--out", str(out), *extra]
-        for f in families:
-            args += ["--only", f]
+        args = command(out)
         r = subprocess.run(args, env={**os.environ, **env}, capture_output=True, text=True)
         if r.returncode != 0:
-            failures.append(f"{name}: dpref vectors failed: {r.stderr.strip()[:400]}")
+            failures.append(f"{name}: {pathlib.Path(args[0]).name} failed: "
+                            f"{r.stderr.strip()[:400]}")
             continue
         for f in families:
             got = digest(out / f"{f}.json")
