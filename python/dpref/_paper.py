@@ -22,8 +22,9 @@ from ._numbers import jsonable
 
 __all__ = ["KNOWN", "Ledger", "PaperModule", "Result"]
 
-#: The papers of the repository, in the order of src/papers/papers.hpp.
-KNOWN = ("ev", "linesearch", "dda", "pwa", "accel")
+#: The papers of the repository, in the order of the runner table (DPREF_PAPERS in
+#: cmake/papers.cmake, compiled into the module).
+KNOWN = tuple(_core.papers())
 
 
 def _is_mp(precision: str) -> bool:

@@ -1,30 +1,23 @@
-// The papers' table for the tools (src/papers/papers.hpp).
+// The papers' table for the tools (src/papers/papers.hpp), expanded from DPREF_PAPERS.
 #include "papers/papers.hpp"
 
-#include "dpref/accel/conformance.hpp"
-#include "dpref/dda/conformance.hpp"
-#include "dpref/ev/conformance.hpp"
-#include "dpref/linesearch/conformance.hpp"
-#include "dpref/pwa/conformance.hpp"
+#include "papers/paper_conformance.hpp"
 
 namespace dpref::papers {
 
 const std::vector<conformance::paper_runner>& runners() {
+#define DPREF_PAPER_RUNNER_ENTRY(paper) detail::paper##_runner(),
   static const std::vector<conformance::paper_runner> table = {
-      detail::ev_runner(),  detail::linesearch_runner(), detail::dda_runner(),
-      detail::pwa_runner(), detail::accel_runner(),
-  };
+      DPREF_FOR_EACH_PAPER(DPREF_PAPER_RUNNER_ENTRY)};
+#undef DPREF_PAPER_RUNNER_ENTRY
   return table;
 }
 
 std::vector<conformance::family_entry> trajectory_families() {
-  return {
-      {"trajectories/ev", &::dpref::ev::conformance_trajectories},
-      {"trajectories/linesearch", &::dpref::linesearch::conformance_trajectories},
-      {"trajectories/dda", &::dpref::dda::conformance_trajectories},
-      {"trajectories/pwa", &::dpref::pwa::conformance_trajectories},
-      {"trajectories/accel", &::dpref::accel::conformance_trajectories},
-  };
+#define DPREF_PAPER_TRAJECTORIES(paper) \
+  {"trajectories/" #paper, &::dpref::paper::conformance_trajectories},
+  return {DPREF_FOR_EACH_PAPER(DPREF_PAPER_TRAJECTORIES)};
+#undef DPREF_PAPER_TRAJECTORIES
 }
 
 }  // namespace dpref::papers

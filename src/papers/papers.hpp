@@ -14,8 +14,10 @@
 //      with the DPREF_PAPER_INSTANCES extern declarations at the end of that header;
 //   2. src/papers/<paper>_runner.cpp: the explicit instantiations and
 //        conformance::paper_runner <paper>_runner() { return DPREF_PAPER_RUNNER("<paper>", ...); }
-//      declared in detail below and listed in runners() (papers.cpp);
-//   3. optionally its conformance trajectories in trajectory_families() (papers.cpp).
+//   3. its conformance trajectories: <paper>::conformance_trajectories in
+//      include/dpref/<paper>/conformance.hpp;
+//   4. its name in DPREF_PAPERS (cmake/papers.cmake, the one list of papers): the declarations
+//      below, runners() and trajectory_families() (papers.cpp) expand DPREF_FOR_EACH_PAPER.
 // Nothing else changes: `dpref vectors` writes trajectories/<paper>.json, `dpref check-vectors`
 // and `dpref.conformance.check` check it, and `dpref.run("<paper>", ...)` works.
 #pragma once
@@ -23,21 +25,20 @@
 #include <vector>
 
 #include "dpref/conformance/registry.hpp"
+#include "papers/paper_list.hpp"
 
 namespace dpref::papers {
 
-/// run_json entry points, one per paper, in the order ev, linesearch, dda, pwa, accel.
+/// run_json entry points, one per paper, in the order of DPREF_PAPERS.
 const std::vector<conformance::paper_runner>& runners();
 
-/// Conformance trajectory families, one per paper that defines them.
+/// Conformance trajectory families, one per paper.
 std::vector<conformance::family_entry> trajectory_families();
 
 namespace detail {
-conformance::paper_runner ev_runner();
-conformance::paper_runner linesearch_runner();
-conformance::paper_runner dda_runner();
-conformance::paper_runner pwa_runner();
-conformance::paper_runner accel_runner();
+#define DPREF_DECLARE_PAPER_RUNNER(paper) conformance::paper_runner paper##_runner();
+DPREF_FOR_EACH_PAPER(DPREF_DECLARE_PAPER_RUNNER)
+#undef DPREF_DECLARE_PAPER_RUNNER
 }  // namespace detail
 
 }  // namespace dpref::papers

@@ -3,7 +3,7 @@
 # the echoed config reproduces the run, the shared flag vocabulary, flags == --params values,
 # refusals with exit codes 2/3. Every paper with an examples/<paper>.json is listed here.
 if(TARGET dpref_cli)
-  foreach(paper ev linesearch dda pwa accel)
+  foreach(paper ${DPREF_PAPERS})
     add_test(NAME ARCH_RUN_contract_${paper}
              COMMAND /usr/bin/python3 ${PROJECT_SOURCE_DIR}/tests/cli/check_contract.py run
                      $<TARGET_FILE:dpref_cli> ${paper})
@@ -16,7 +16,8 @@ if(TARGET dpref_cli)
   # ARCH.INSTANCES: run_json compiled once, in dpref_papers; the CLI's objects define none.
   add_test(NAME ARCH_INSTANCES_run_json
            COMMAND /usr/bin/python3 ${PROJECT_SOURCE_DIR}/tests/cli/check_instances.py
-                   $<TARGET_FILE:dpref_papers> ev,linesearch,dda,pwa,accel $<TARGET_OBJECTS:dpref_cli>
+                   $<TARGET_FILE:dpref_papers> "$<JOIN:${DPREF_PAPERS},$<COMMA>>"
+                   $<TARGET_OBJECTS:dpref_cli>
            COMMAND_EXPAND_LISTS)
   # Negative control: dpref_papers' own objects define run_json, so the check must fail on them.
   add_test(NAME ARCH_INSTANCES_negative_control
