@@ -3,10 +3,10 @@
 //
 // Setting: K = 2 (p̂^(1) = p^(1) is public, so the whole request ε = 1 goes to the one noisy
 // release k = 2), T = 2 slots, household units with m = 4 (L = 1/4), δr = 3.3, δE = 3, tight Δ.
-// The mechanism is the k = 2 step of the run with the library's calibration of that setting:
-//   idealised  p + vector_laplace(T, s)                 (the expression of
-//   private_projected_gradient.hpp) secure     snapped_vector_laplace(p, plan.releases[0])
-//   (ev::secure_gradient_release)
+// The mechanism is the k = 2 step of the run with the library's calibration of that setting,
+// through the shipped release functions (ARCH.RELEASE.SITES): idealised p + ev::gradient_noise
+// (the draw of private_projected_gradient.hpp), secure ev::secure_gradient_release with
+// plan.releases[0].
 // Neighbouring databases: Lemma 13 bounds ‖p^(2)(D) − p^(2)(D')‖₂ by Δ^(2) = LΔ, and p^(2) =
 // λ(d + x^(2)/m)/m reaches any point of R^T through the public base load d, so the adversary
 // picks the queries: the axis pair (0, Δ^(2) e_1) (Mironov's pair: q(D) = 0 exactly) and, for the
@@ -26,8 +26,8 @@
 #include "audit_support.hpp"
 #include "dpref/audit/auditor.hpp"
 #include "dpref/ev/calibration.hpp"
+#include "dpref/ev/private_projected_gradient.hpp"
 #include "dpref/ev/secure.hpp"
-#include "dpref/random/vector_laplace.hpp"
 #include "secure_audit_support.hpp"
 
 namespace {
@@ -47,6 +47,14 @@ const lowbits_layout kBits{-40, 8, 52};
 long double delta2() {
   const long double r = kDeltaR, e = kDeltaE;
   return std::sqrt(r * r + (r + e) * (r + e)) / kM;
+}
+
+/// The run's stream of one audit sample: ev reads step k's noise from substream k of the run's
+/// stream (a function of its key, not of its position), so each sample gets its own stream,
+/// keyed by two draws of the auditor's stream.
+philox_stream per_sample_stream(philox_stream& s) {
+  const std::uint64_t seed = s(), id = s();
+  return philox_stream(seed, id);
 }
 
 std::vector<event_family<vec>> families(const vec& c, const vec& c2) {
@@ -71,8 +79,8 @@ TEST(SEC_EV_AUDIT, SecureReleaseOfStep2PassesAtTheRequestedEpsilon) {
   if (steps % 2 == 0) --steps;
   const neighbour_pair<vec> tie = tie_pair(kT, k, steps);
   ASSERT_LE((tie.second - tie.first).norm(), d2);
-  const auto m = [r](const vec& x, philox_stream& s) {
-    return dpref::mechanisms::snapped_vector_laplace(s, x, r);
+  const auto m = [r](const vec& x, philox_stream& s) {  // the shipped release of step k = 2
+    return dpref::ev::secure_gradient_release(per_sample_stream(s), 2, x, r);
   };
   const auto rep = run_audit_per_pair<vec, vec>(
       m, {{"axis pair (0 vs Δ^(2) e_1)", vec::Zero(kT), axis}, tie},
@@ -94,9 +102,9 @@ TEST(SEC_EV_AUDIT, IdealisedReleaseOfStep2IsFlaggedByTheLowOrderBits) {
   const double d2 = static_cast<double>(delta2()) * (1 - 1e-12);
   vec axis = vec::Zero(kT);
   axis[0] = d2;
-  const auto m = [s](const vec& x, philox_stream& st) {
+  const auto m = [s](const vec& x, philox_stream& st) {  // p̂ = p + w_k, the shipped draw
     vec y = x;
-    y += dpref::vector_laplace<double>(st, static_cast<std::size_t>(kT), s);  // p̂ = p + w_k
+    y += dpref::ev::gradient_noise<double>(per_sample_stream(st), 2, kT, s);
     return y;
   };
   const auto rep = run_audit_per_pair<vec, vec>(

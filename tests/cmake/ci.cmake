@@ -7,3 +7,11 @@ if(TARGET dpref_cli)
                    ${PROJECT_SOURCE_DIR}/scripts/ci_budget.py)
   set_tests_properties(CI_BUDGET_estimate PROPERTIES LABELS unit)
 endif()
+# ARCH.RELEASE.SITES (spec/architecture.md): the audits exercise the shipped release functions
+# (registry tests/audit/release_sites.json; the checker carries its own negative controls).
+if(TARGET dpref_cli)
+  add_test(NAME ARCH_RELEASE_SITES_registry
+           COMMAND /usr/bin/python3 ${PROJECT_SOURCE_DIR}/tests/ci/check_release_sites.py
+                   ${PROJECT_SOURCE_DIR})
+  set_tests_properties(ARCH_RELEASE_SITES_registry PROPERTIES LABELS unit)
+endif()

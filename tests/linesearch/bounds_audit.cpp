@@ -49,8 +49,8 @@ constexpr double kNoClip = std::numeric_limits<double>::max();  // "no enforceme
 constexpr double kViolation = 1000;                             // factor over the bound
 
 audit::audit_config config(std::uint64_t seed, double eps, double delta, std::uint64_t n) {
-  philox_stream warm(0);  // the Laplace table, built in the main thread (see audit.cpp)
-  (void)laplace<double>(warm, 1.0);
+  philox_stream warm(0);             // the Laplace table, built in the main thread (see audit.cpp)
+  (void)laplace<double>(warm, 1.0);  // not a release: builds the table
   return ss::config(seed, eps, delta, n);
 }
 
