@@ -78,6 +78,9 @@ one_step_plan make_plan(noise_mode release, accel::algorithm_kind a = accel::alg
     sp.dimension = sl.dimension;
     sp.clamp = 2048;
     o.pl.snapped = {sp};
+  } else {  // the run's Laplace measurement (its ledger event: laplace{S1/m, b})
+    o.pl.laplace = {mechanisms::laplace_noise<double>(
+        std::get<accounting::laplace_mechanism<double>>(r.privacy.ledger.events().at(0).what))};
   }
   return o;
 }

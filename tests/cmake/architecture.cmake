@@ -28,3 +28,19 @@ if(TARGET dpref_cli)
                        PROPERTIES LABELS unit)
   set_tests_properties(ARCH_INSTANCES_negative_control PROPERTIES WILL_FAIL TRUE)
 endif()
+# ARCH.MEASUREMENTS (issue #29): paper code draws privacy noise only through the measurement
+# types of include/dpref/mechanisms; other draws carry `// not privacy noise: <why>`. pwa joins
+# the scan when its conversion lands. Negative control: the scanner must flag exactly the three
+# raw draws of a synthetic header (not 0: a scanner that sees nothing fails it).
+add_test(NAME ARCH_MEASUREMENTS_paper_code
+         COMMAND /usr/bin/python3 ${PROJECT_SOURCE_DIR}/tests/ci/check_measurements.py
+                 ${PROJECT_SOURCE_DIR}/include/dpref/random
+                 ${PROJECT_SOURCE_DIR}/include/dpref/dda ${PROJECT_SOURCE_DIR}/include/dpref/ev
+                 ${PROJECT_SOURCE_DIR}/include/dpref/accel
+                 ${PROJECT_SOURCE_DIR}/include/dpref/linesearch)
+add_test(NAME ARCH_MEASUREMENTS_negative_control
+         COMMAND /usr/bin/python3 ${PROJECT_SOURCE_DIR}/tests/ci/check_measurements.py
+                 ${PROJECT_SOURCE_DIR}/include/dpref/random
+                 ${PROJECT_SOURCE_DIR}/tests/ci/data/raw_privacy_noise.hpp.txt --expect 3)
+set_tests_properties(ARCH_MEASUREMENTS_paper_code ARCH_MEASUREMENTS_negative_control
+                     PROPERTIES LABELS unit)

@@ -28,8 +28,8 @@
 #include "dpref/accel/params.hpp"
 #include "dpref/accel/privacy_plan.hpp"
 #include "dpref/error.hpp"
+#include "dpref/mechanisms/laplace.hpp"
 #include "dpref/mechanisms/secure/snapped_laplace.hpp"
-#include "dpref/random/laplace.hpp"
 #include "dpref/random/philox_stream.hpp"
 #include "dpref/random/secure/uniform_int.hpp"
 #include "dpref/scalar.hpp"
@@ -121,6 +121,7 @@ result<Real> execute(const Problem& P, const params<Real>& p, long long m, const
     if (m < n) {
       // B_t: m of n without replacement (accel (2.7)), exact uniform indices.
       for (long long j = 0; j < m; ++j) {
+        // not privacy noise: the sample B_t (accounted as the event's sampling, m of n)
         const long long pick = j + secure::uniform_int<std::int64_t>(s, n - j);
         swaps[static_cast<std::size_t>(j)] = pick;
         std::swap(perm[static_cast<std::size_t>(j)], perm[static_cast<std::size_t>(pick)]);
@@ -136,8 +137,9 @@ result<Real> execute(const Problem& P, const params<Real>& p, long long m, const
     if (!pl.snapped.empty()) {
       if constexpr (std::is_same_v<Real, double>)  // SEC.ACCEL: g̃ = snapped (2.8)
         g = mechanisms::snapped_laplace(s, g, pl.snapped[pl.snapped.size() == 1 ? 0 : k]);
-    } else if (pl.b[k] > Real(0)) {
-      for (Eigen::Index i = 0; i < d; ++i) g[i] += laplace<Real>(s, pl.b[k]);  // (2.8)
+    } else if (!pl.laplace.empty()) {  // (2.8): the step's measurement, charged by the ledger
+      const auto& nu = pl.laplace[pl.laplace.size() == 1 ? 0 : k];
+      if (nu.scale > Real(0)) nu.add_to(s, g);
     }
     if (pl.kind == method::heavy_ball)
       xnew = x - a * g + be * (x - xprev);  // accel (3.1)

@@ -30,6 +30,7 @@
 #include "dpref/accel/calibration.hpp"
 #include "dpref/accel/params.hpp"
 #include "dpref/accounting/accountant.hpp"
+#include "dpref/mechanisms/laplace.hpp"
 #include "dpref/mechanisms/secure/snapped_laplace.hpp"
 #include "dpref/noise_mode.hpp"
 #include "dpref/run/report.hpp"
@@ -47,6 +48,10 @@ struct plan {
   std::vector<char> restart;  ///< set x_{t−1} = x_t before step t (MASG stage starts)
   /// Secure mode: the lattice release of step t (one entry for a uniform plan, else T).
   std::vector<mechanisms::snapped_laplace_params> snapped;
+  /// Idealised private mode: the Laplace measurement of step t, laplace{Δ1 = S₁/m, b_t} (one
+  /// entry for a uniform plan, else T), whose events are the plan's ledger and which draws the
+  /// noise of (2.8) (ARCH.MEASUREMENTS); empty without noise.
+  std::vector<mechanisms::laplace_noise<Real>> laplace;
 };
 
 /// The sampling of a step (accel (2.7)): m of n without replacement, replace-one neighbours;
@@ -78,18 +83,19 @@ void for_each_step_event(const std::vector<Real>& b, bool uniform, const std::st
 /// The ledger of the steps with scales b (ACCEL.LEDGER): one laplace event of Δ1 = S₁/m
 /// (rounded up) per distinct scale, amplified by sampling m of n without replacement; the
 /// accountant's pure ε of each is ε(S₁, b, n, m) of (3.3).
+/// `noise` receives the measurement of each event (the laplace_noise that draws it).
 template <real_scalar Real>
 accounting::ledger<Real> step_ledger(const std::vector<Real>& b, bool uniform, const Real& S1,
-                                     long long n, long long m) {
+                                     long long n, long long m,
+                                     std::vector<mechanisms::laplace_noise<Real>>& noise) {
   accounting::certifier<Real> c;
   const Real sens = c.up(c.in(S1) / accounting::work_real(m));
   const auto sampling = step_sampling<Real>(n, m);
   accounting::ledger<Real> l;
+  noise.clear();
   const auto add = [&](const Real& scale, long long count, std::string label) {
-    auto e = accounting::make_event<Real>(accounting::laplace_mechanism<Real>{sens, scale}, count,
-                                          std::move(label));
-    e.sampling = sampling;
-    l.record(std::move(e));
+    noise.emplace_back(sens, scale);
+    l.record(noise.back().event(count, std::move(label), sampling));
   };
   const std::string what = m < n ? "accel (2.7)-(2.8) + (3.3): Laplace(b) on the gradient of m of "
                                    "n examples drawn without replacement, Δ1 = S1/m"
@@ -98,13 +104,23 @@ accounting::ledger<Real> step_ledger(const std::vector<Real>& b, bool uniform, c
   return l;
 }
 
+/// step_ledger without keeping the measurements.
+template <real_scalar Real>
+accounting::ledger<Real> step_ledger(const std::vector<Real>& b, bool uniform, const Real& S1,
+                                     long long n, long long m) {
+  std::vector<mechanisms::laplace_noise<Real>> noise;
+  return step_ledger(b, uniform, S1, n, m, noise);
+}
+
 /// Raises every b_t by a few ulps while the certified ε of the plan exceeds ε (the rounding of
 /// Δ1 = S₁/m and of the composition); returns the accepted ledger. Fixed noise is not raised.
+/// `noise` receives the measurements of the accepted ledger.
 template <real_scalar Real>
 accounting::ledger<Real> calibrated_ledger(std::vector<Real>& b, bool uniform, const Real& S1,
-                                           long long n, long long m, const Real& eps) {
+                                           long long n, long long m, const Real& eps,
+                                           std::vector<mechanisms::laplace_noise<Real>>& noise) {
   for (int attempt = 0; attempt < 48; ++attempt) {
-    accounting::ledger<Real> l = step_ledger(b, uniform, S1, n, m);
+    accounting::ledger<Real> l = step_ledger(b, uniform, S1, n, m, noise);
     if (!(l.total().epsilon > eps)) return l;
     accounting::certifier<Real> c;  // b ← b·(1 + 2^(attempt+2)·u), rounded up
     const accounting::work_real bump =
@@ -255,8 +271,9 @@ void plan_steps(const params<Real>& p, bool uniform, const Real& S1, long long n
     r.eps_spent = r.privacy.guarantee.epsilon;
     return;
   }
-  auto l = p.noise == noise_mode::calibrated ? calibrated_ledger(pl.b, uniform, S1, n, m, p.epsilon)
-                                             : step_ledger(pl.b, uniform, S1, n, m);
+  auto l = p.noise == noise_mode::calibrated
+               ? calibrated_ledger(pl.b, uniform, S1, n, m, p.epsilon, pl.laplace)
+               : step_ledger(pl.b, uniform, S1, n, m, pl.laplace);
   r.privacy = plan_privacy(std::move(l),
                            privacy_budget_request<Real>{p.epsilon, Real(0), p.allow_over_budget},
                            "accel::run");

@@ -105,6 +105,7 @@ inline labelled_split<matrix<double>> synthetic_data(long long N, int d, std::ui
     for (long long j = 0; j < n; ++j) {
       y[j] = j % 2 == 0 ? 1.0 : -1.0;
       for (int k = 0; k < d; ++k)
+        // not privacy noise: synthetic data generation (public seed)
         X(k, j) = y[j] * 0.8 / std::sqrt(double(d)) + gaussian<double>(s, 0.4);
     }
     clip_columns_to_unit_norm<double>(X);

@@ -37,14 +37,13 @@
 #include "dpref/dda/engine_types.hpp"
 #include "dpref/dda/problem.hpp"
 #include "dpref/error.hpp"
+#include "dpref/mechanisms/gaussian.hpp"
 #include "dpref/mechanisms/secure/snapped_gaussian.hpp"
 #include "dpref/network/gossip.hpp"
 #include "dpref/parallel/communicator.hpp"
 #include "dpref/parallel/exact_transfer.hpp"
 #include "dpref/parallel/worker_scope.hpp"
 #include "dpref/problems/clipping.hpp"
-#include "dpref/random/fast.hpp"
-#include "dpref/random/gaussian.hpp"
 #include "dpref/random/philox_stream.hpp"
 #include "dpref/random/secure/uniform_int.hpp"
 #include "dpref/run/report.hpp"
@@ -99,6 +98,9 @@ void validate(const algorithm_params<Real>& p, const problems::regularizer<Real>
     fail_domain("dda", "clip", "finite and > 0", *p.clip);
   require_nonnegative("dda", "gamma", p.gamma);
   require_nonnegative("dda", "sigma", p.sigma);
+  if (p.noise && !(p.noise->sigma == p.sigma))
+    fail_domain("dda", "noise.sigma", "== sigma (the measurement draws the charged noise)",
+                p.noise->sigma);
   if (p.trace_every < 0) fail_domain("dda", "trace_every", ">= 0", p.trace_every);
   if (p.g == gamma_schedule::zero && !(h.strong_convexity() > Real(0)))
     fail_domain("dda", "gamma schedule", "gamma_t > 0 unless h is strongly convex (mu > 0)", 0);
@@ -252,6 +254,9 @@ result<Real> run_engine(const problem<Real, Features>& prob, const algorithm_par
     return s;
   };
 
+  // the Gaussian measurement of step 6: the planned one (its event is in the run's ledger)
+  const mechanisms::gaussian_noise<Real> nu =
+      p.noise ? *p.noise : mechanisms::gaussian_noise<Real>(Real(0), p.sigma);
   for (long long t = 1; t <= T; ++t) {
     const ::dpref::network::gossip_round<Real>& r = next_round(t);
     const Real at = weight_at<Real>(p.a, t);
@@ -264,6 +269,7 @@ result<Real> run_engine(const problem<Real, Features>& prob, const algorithm_par
     parallel_for(nm, p.threads, [&](std::size_t m) {
       const int j = r.active[mine[m]];
       philox_stream& s = node_stream[static_cast<std::size_t>(j)];
+      // not privacy noise: the record draw ξ (the 1-of-q sample of the round's event sampling)
       const auto rec = secure::uniform_int<std::int64_t>(s, q);
       auto zj = zeta.col(j);
       ::dpref::dda::sampled_subgradient(prob, prob.record(j, rec), x.col(j), p.clip, zj);
@@ -273,15 +279,15 @@ result<Real> run_engine(const problem<Real, Features>& prob, const algorithm_par
           const vector<double> ghat = zj;
           zj = mechanisms::snapped_gaussian(s, ghat, *p.secure);
         }
-      } else if (p.sigma > Real(0)) {
+      } else if (p.sigma > Real(0)) {  // step 6: ν ~ N(0, σ²I) by the round's measurement
         if constexpr (std::is_same_v<Real, double>) {
           if (p.fast_noise) {
-            for (Eigen::Index c = 0; c < d; ++c) zj[c] += fast::gaussian(s, p.sigma);
+            nu.add_to_fast(s, zj);
           } else {
-            for (Eigen::Index c = 0; c < d; ++c) zj[c] += gaussian<Real>(s, p.sigma);
+            nu.add_to(s, zj);
           }
         } else {
-          for (Eigen::Index c = 0; c < d; ++c) zj[c] += gaussian<Real>(s, p.sigma);
+          nu.add_to(s, zj);
         }
       }
       u.col(j) = z.col(j) + at * zj;

@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "dpref/mechanisms/gaussian.hpp"
 #include "dpref/mechanisms/secure/snapped_gaussian.hpp"
 #include "dpref/run/report.hpp"
 #include "dpref/scalar.hpp"
@@ -51,6 +52,11 @@ struct algorithm_params {
   /// Secure mode (SEC.DDA, double only): ζ = snapped_gaussian(ĝ) with these public parameters
   /// instead of ĝ + ν (sigma is then ignored).
   std::optional<mechanisms::snapped_gaussian_params> secure;
+  /// The Gaussian measurement of step 6 whose event the run's ledger charges (dda::run sets it
+  /// from the planned round, gaussian{Δ2 = 2L, σ}; ARCH.MEASUREMENTS): ν is drawn by it, so its
+  /// σ must equal `sigma`. Absent: an engine run without a ledger (the noise, if any, is then
+  /// the unaccounted gaussian{0, sigma}).
+  std::optional<mechanisms::gaussian_noise<Real>> noise;
 };
 
 template <real_scalar Real>

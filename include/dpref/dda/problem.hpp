@@ -202,6 +202,7 @@ optimum_bracket<Real> solve_optimum(const problem<Real, Features>& p, const Real
   for (Eigen::Index j = 0; j < N; ++j) order[static_cast<std::size_t>(j)] = j;
   for (long long ep = 1; ep <= max_epochs; ++ep) {
     for (Eigen::Index k = N - 1; k > 0; --k) {
+      // not privacy noise: shuffle of the non-private optimum search
       const auto r = static_cast<Eigen::Index>(secure::uniform_int<std::int64_t>(s, k + 1));
       std::swap(order[static_cast<std::size_t>(k)], order[static_cast<std::size_t>(r)]);
     }

@@ -89,13 +89,18 @@ accounting::ledger<Real> plan_ledger_of(const privacy_setup<Real>& s,
   return l;
 }
 
+/// The Gaussian measurement of one round at σ (step 6): Δ2 = 2L (replace-one changes the clipped
+/// ĝ by at most 2L, PRIV.DDA.LIPSCHITZ). Its event is the round's event of plan_ledger and the
+/// engine draws ν with it (ARCH.MEASUREMENTS). @spec DDA.LEDGER ARCH.MEASUREMENTS
+template <real_scalar Real>
+mechanisms::gaussian_noise<Real> round_noise(const privacy_setup<Real>& s, const Real& sigma) {
+  return {2 * s.lipschitz, sigma};
+}
+
 /// The ledger of a whole run at σ (see the file comment). @spec DDA.LEDGER
 template <real_scalar Real>
 accounting::ledger<Real> plan_ledger(const privacy_setup<Real>& s, const Real& sigma) {
-  accounting::gaussian_mechanism<Real> g;
-  g.sensitivity = 2 * s.lipschitz;  // Δ = 2L: replace-one changes ĝ by at most 2L
-  g.sigma = sigma;
-  return plan_ledger_of(s, accounting::make_event<Real>(g));
+  return plan_ledger_of(s, round_noise(s, sigma).event());
 }
 
 /// Secure mode (SEC.DDA): the lattice Gaussian of one round at σ for d coordinates: Δ2 = 2L
@@ -235,9 +240,14 @@ planned_run<Real> plan_run(const problem<Real, Features>& prob, const network& n
     Real sigma(0);
     if (p.calibration != calibration_kind::none) {
       sigma = calibrated_sigma(s, p.calibration);
-      out.privacy = plan_privacy(plan_ledger(s, sigma), req, "dda::run");  // before any draw
+      const mechanisms::gaussian_noise<Real> nu = round_noise(s, sigma);
+      out.privacy =
+          plan_privacy(plan_ledger_of(s, nu.event()), req, "dda::run");  // before any draw
+      out.engine = p.engine(sigma);
+      out.engine.noise = nu;  // the engine draws ν with the measurement the ledger charges
+    } else {
+      out.engine = p.engine(sigma);
     }
-    out.engine = p.engine(sigma);
   }
   if (out.privacy.is_private) {
     out.engine.clip = p.lipschitz;  // PRIV.DDA.LIPSCHITZ: Δ2 = 2L for any data

@@ -20,6 +20,7 @@
 #include "dpref/accounting/types.hpp"
 #include "dpref/error.hpp"
 #include "dpref/ev/sensitivity.hpp"
+#include "dpref/mechanisms/vector_laplace.hpp"
 #include "dpref/scalar.hpp"
 
 namespace dpref::ev {
@@ -97,8 +98,42 @@ struct algorithm2_plan {
   Real lipschitz{};    ///< certified L = λ/m²
   Real sensitivity{};  ///< certified Δ
   Real scale{};        ///< s of step 1
+  /// The ℓ2-Laplace measurement of release k = 2..K (index k − 2): {Δ^(k), s}. The ledger's
+  /// events are theirs and step 1 draws w_k with them (ARCH.MEASUREMENTS).
+  std::vector<mechanisms::vector_laplace_noise<Real>> releases;
   accounting::ledger<Real> ledger;
 };
+
+/// The measurements of releases k = 2..K at scale s: vector_laplace{Δ^(k) = (k−1)LΔ, s}
+/// (Lemma 13, Theorem 6). @spec EV.THM6.SCHEDULE ARCH.MEASUREMENTS
+template <real_scalar Real>
+std::vector<mechanisms::vector_laplace_noise<Real>> algorithm2_releases(long long K,
+                                                                        const Real& lipschitz,
+                                                                        const Real& sensitivity,
+                                                                        const Real& scale) {
+  std::vector<mechanisms::vector_laplace_noise<Real>> out;
+  for (long long k = 2; k <= K; ++k)
+    out.emplace_back(gradient_sensitivity(k, lipschitz, sensitivity), scale);
+  return out;
+}
+
+/// The plan ledger of the releases (algorithm2_releases; index k − 2): k = 1 a pure ε = 0 event
+/// (p^(1) is data-independent: public start, errata EV-E2), k = 2..K the event of release k.
+/// @spec EV.THM6.SCHEDULE
+template <real_scalar Real>
+accounting::ledger<Real> algorithm2_ledger_of(
+    const std::vector<mechanisms::vector_laplace_noise<Real>>& releases) {
+  accounting::ledger<Real> l;
+  l.record(accounting::make_event<Real>(
+      accounting::pure_mechanism<Real>{Real(0)}, 1,
+      "ev Algorithm 2, k = 1: p^(1) released without noise, data-independent (public start r^(1), "
+      "errata EV-E2)"));
+  for (std::size_t j = 0; j < releases.size(); ++j)
+    l.record(releases[j].event(
+        1, "ev Algorithm 2 step 1, k = " + std::to_string(j + 2) +
+               ": p^(k) + w_k, Δ^(k) = (k−1)LΔ (Lemma 13), density ∝ exp(−‖w‖/s)"));
+  return l;
+}
 
 /// The plan ledger for scale s: k = 1 a pure ε = 0 event (p^(1) is data-independent: public
 /// start, errata EV-E2), k = 2..K one vector-Laplace event (Δ^(k), s) each (Theorem 6).
@@ -106,19 +141,7 @@ struct algorithm2_plan {
 template <real_scalar Real>
 accounting::ledger<Real> algorithm2_ledger(long long K, const Real& lipschitz,
                                            const Real& sensitivity, const Real& scale) {
-  accounting::ledger<Real> l;
-  l.record(accounting::make_event<Real>(
-      accounting::pure_mechanism<Real>{Real(0)}, 1,
-      "ev Algorithm 2, k = 1: p^(1) released without noise, data-independent (public start r^(1), "
-      "errata EV-E2)"));
-  for (long long k = 2; k <= K; ++k)
-    l.record(accounting::make_event<Real>(
-        accounting::vector_laplace_mechanism<Real>{gradient_sensitivity(k, lipschitz, sensitivity),
-                                                   scale},
-        1,
-        "ev Algorithm 2 step 1, k = " + std::to_string(k) +
-            ": p^(k) + w_k, Δ^(k) = (k−1)LΔ (Lemma 13), density ∝ exp(−‖w‖/s)"));
-  return l;
+  return algorithm2_ledger_of(algorithm2_releases(K, lipschitz, sensitivity, scale));
 }
 
 /// Calibrates Algorithm 2 for (K, λ, m, Δ-bound, ε): s = noise_scale with the certified L and Δ,
@@ -136,7 +159,8 @@ algorithm2_plan<Real> calibrate_algorithm2(long long K, const Real& objective_sc
   p.sensitivity = sensitivity_upper(delta_r, delta_e, horizon, which);
   p.scale = noise_scale(K, p.lipschitz, p.sensitivity, eps);
   for (int attempt = 0; attempt < 48; ++attempt) {
-    p.ledger = algorithm2_ledger(K, p.lipschitz, p.sensitivity, p.scale);
+    p.releases = algorithm2_releases(K, p.lipschitz, p.sensitivity, p.scale);
+    p.ledger = algorithm2_ledger_of(p.releases);
     if (!(p.ledger.total().epsilon > eps)) return p;
     accounting::certifier<Real> c;  // s ← s·(1 + 2^(attempt+2)·u), rounded up
     const accounting::work_real bump =

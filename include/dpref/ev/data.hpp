@@ -78,9 +78,11 @@ void draw_spec(std::uint64_t seed, std::uint64_t index, const spec_distribution<
   for (int attempt = 0; attempt < 1000; ++attempt) {
     Real cap(0);
     for (Eigen::Index t = 0; t < horizon; ++t) {
+      // not privacy noise: synthetic spec generation (public seed)
       max_rate[t] = bernoulli<Real>(s, dist.availability) ? dist.rate : Real(0);
       cap += max_rate[t];
     }
+    // not privacy noise: synthetic spec generation (public seed)
     energy = dist.energy_min + (dist.energy_max - dist.energy_min) * uniform01<Real>(s);
     if (energy <= cap) return;
   }

@@ -20,22 +20,32 @@
 #include "dpref/ev/common.hpp"
 #include "dpref/ev/secure.hpp"
 #include "dpref/ev/sensitivity.hpp"
+#include "dpref/mechanisms/vector_laplace.hpp"
 #include "dpref/random/philox_stream.hpp"
-#include "dpref/random/vector_laplace.hpp"
 #include "dpref/run/report.hpp"
 
 namespace dpref::ev {
 
-/// w_k of step 1: 0 for k = 1, else the ℓ2-Laplace vector in R^T with scale s drawn from
-/// substream k of the caller's stream (so that w_k does not depend on what was drawn before,
-/// and the double draw is the rounding of the 50-digit draw). ‖w_k‖ ~ Gamma(T, s) (EV-E3).
+/// w_k of step 1: 0 for k = 1, else the ℓ2-Laplace noise of `release` (the measurement of
+/// release k, whose event the plan ledger charges) in R^T, drawn from substream k of the
+/// caller's stream (so that w_k does not depend on what was drawn before, and the double draw
+/// is the rounding of the 50-digit draw). ‖w_k‖ ~ Gamma(T, s) (EV-E3).
+/// @spec EV.NOISE.GAMMA ARCH.MEASUREMENTS
+template <real_scalar Real>
+vector<Real> gradient_noise(const philox_stream& stream, long long k, Eigen::Index horizon,
+                            const mechanisms::vector_laplace_noise<Real>& release) {
+  if (k <= 1) return vector<Real>::Zero(horizon);
+  philox_stream sk = stream.substream(static_cast<std::uint64_t>(k));
+  return release.draw(sk, static_cast<std::size_t>(horizon));
+}
+
+/// w_k at scale s (the draw of any release of scale s: the sensitivity does not enter the draw).
 /// @spec EV.NOISE.GAMMA
 template <real_scalar Real>
 vector<Real> gradient_noise(const philox_stream& stream, long long k, Eigen::Index horizon,
                             const Real& scale) {
-  if (k <= 1) return vector<Real>::Zero(horizon);
-  philox_stream sk = stream.substream(static_cast<std::uint64_t>(k));
-  return vector_laplace<Real>(sk, static_cast<std::size_t>(horizon), scale);
+  return gradient_noise<Real>(stream, k, horizon,
+                              mechanisms::vector_laplace_noise<Real>(Real(0), scale));
 }
 
 namespace detail {
@@ -97,11 +107,13 @@ result<Real> run_algorithm2(const problem<Real>& prob, const params<Real>& param
   const bool secure = params.release == noise_mode::secure;
   Real s{};
   accounting::ledger<Real> ledger;
+  std::vector<mechanisms::vector_laplace_noise<Real>> releases;    // k = 2..K
   std::vector<mechanisms::snapped_vector_laplace_params> lattice;  // secure: k = 2..K
   if (!secure) {
     algorithm2_plan<Real> plan = plan_algorithm2(prob, params);
     s = plan.scale;
     ledger = std::move(plan.ledger);
+    releases = std::move(plan.releases);
   } else if constexpr (std::is_same_v<Real, double>) {
     // SEC.EV: lattice ℓ2-Laplace releases calibrated for the inflated Δ^(k) + √T 2^g_k
     plan_algorithm2(prob, params);  // the same checks of the public constants
@@ -143,7 +155,10 @@ result<Real> run_algorithm2(const problem<Real>& prob, const params<Real>& param
     // step 1 on the coordinator (rank 0), which broadcasts p̂ exactly (DIST.EV)
     if (comm.is_root()) {
       if (!secure) {
-        p_hat += gradient_noise<Real>(stream, k, t, s);
+        // w_k by the measurement of release k (its event is in the ledger; k = 1: w_1 = 0)
+        p_hat += gradient_noise<Real>(stream, k, t,
+                                      k >= 2 ? releases[static_cast<std::size_t>(k - 2)]
+                                             : mechanisms::vector_laplace_noise<Real>(Real(0), s));
       } else if constexpr (std::is_same_v<Real, double>) {
         if (k >= 2)  // SEC.EV: p̂^(k) on the grid 2^g_k (k = 1: p^(1) is public, no noise)
           p_hat = secure_gradient_release(stream, k, p, lattice[static_cast<std::size_t>(k - 2)]);

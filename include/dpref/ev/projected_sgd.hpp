@@ -93,6 +93,8 @@ vector<Real> sgd_gradient_noise(const philox_stream& stream, long long k, Eigen:
   vector<Real> w = vector<Real>::Zero(horizon);
   if (!(sigma > Real(0))) return w;
   philox_stream sk = stream.substream(static_cast<std::uint64_t>(k));
+  // not privacy noise: Algorithm 3 is non-private (σ is not calibrated, no ledger event); the
+  // noise models the stochastic gradient oracle of Proposition 14
   for (Eigen::Index i = 0; i < horizon; ++i) w[i] = gaussian<Real>(sk, sigma);
   return w;
 }

@@ -98,12 +98,14 @@ inline sensitivity_witness search_sensitivity(std::size_t horizon, double delta_
   best.distance = -1;
   for (int r = 0; r < restarts; ++r) {
     vector<double> z(dim);
+    // not privacy noise: random restarts of the sensitivity search (public adjacency)
     for (Eigen::Index i = 0; i < dim; ++i) z[i] = gaussian<double>(s, 1.0);
     sensitivity_witness cur;
     decode(z, cur);
     double step = 0.5;
     for (int k = 0; k < steps && step > 1e-12; ++k) {
       vector<double> cand = z;
+      // not privacy noise: proposal of the sensitivity search
       for (Eigen::Index i = 0; i < dim; ++i) cand[i] += step * gaussian<double>(s, 1.0);
       sensitivity_witness w;
       decode(cand, w);

@@ -32,8 +32,7 @@
 #include "dpref/linesearch/run_ledger.hpp"
 #include "dpref/mechanisms/secure/snapped_gaussian.hpp"
 #include "dpref/mechanisms/secure/snapped_vector_laplace.hpp"
-#include "dpref/random/laplace.hpp"
-#include "dpref/random/vector_laplace.hpp"
+#include "dpref/mechanisms/vector_laplace.hpp"
 #include "dpref/run/report.hpp"
 
 namespace dpref::linesearch {
@@ -174,9 +173,20 @@ vector<Real> output_perturbation_minimiser(const problems::linear_erm<Real>& P0,
 /// plus b with density ∝ exp(−‖b‖/scale), drawn from s. @spec LS.OUTPERT PRIV.LINESEARCH.R
 template <real_scalar Real>
 vector<Real> output_perturbation_release(const problems::linear_erm<Real>& P0, const Real& R,
-                                         const Real& scale, philox_stream& s) {
+                                         const mechanisms::vector_laplace_noise<Real>& noise,
+                                         philox_stream& s) {
   return output_perturbation_minimiser(P0, R) +
-         vector_laplace<Real>(s, static_cast<std::size_t>(P0.dimension()), scale);
+         noise.draw(s, static_cast<std::size_t>(P0.dimension()));
+}
+
+/// The same at scale `scale` with the sensitivity 2R/(nμ) of output perturbation.
+/// @spec LS.OUTPERT
+template <real_scalar Real>
+vector<Real> output_perturbation_release(const problems::linear_erm<Real>& P0, const Real& R,
+                                         const Real& scale, philox_stream& s) {
+  const mechanisms::vector_laplace_noise<Real> noise(
+      output_perturbation_sensitivity(R, static_cast<long long>(P0.size()), P0.mu()), scale);
+  return output_perturbation_release(P0, R, noise, s);
 }
 
 /// Output perturbation (Chaudhuri et al. 2011 Algorithm 1): w* + b, density ∝ exp(−‖b‖/s) with
@@ -213,22 +223,26 @@ result<Real> output_perturbation(const problems::linear_erm<Real>& P0, const par
       return res;
     }
   }
-  const auto plan_of = [&](const Real& scale) {
+  // the measurement at scale sc: its event is the plan and it draws b (ARCH.MEASUREMENTS)
+  const auto noise_at = [&](const Real& sc) {
+    return mechanisms::vector_laplace_noise<Real>(sens, sc);
+  };
+  const auto plan_of = [&](const mechanisms::vector_laplace_noise<Real>& noise) {
     accounting::ledger<Real> l(detail::ledger_options(p));
-    l.record(accounting::make_event<Real>(
-        accounting::vector_laplace_mechanism<Real>{sens, scale}, 1,
-        "output perturbation (Chaudhuri et al. 2011 Algorithm 1), replace-one adjacency"));
+    l.record(noise.event(
+        1, "output perturbation (Chaudhuri et al. 2011 Algorithm 1), replace-one adjacency"));
     return l;
   };
   const Real scale = accounting::smallest_satisfying<Real>(
-      [&](const Real& sc) { return !(plan_of(sc).total().epsilon > p.epsilon); },
+      [&](const Real& sc) { return !(plan_of(noise_at(sc)).total().epsilon > p.epsilon); },
       Real(sens / p.epsilon), "linesearch::params", "epsilon");
+  const mechanisms::vector_laplace_noise<Real> noise = noise_at(scale);
   result<Real> res;
-  res.privacy = detail::final_privacy(plan_of(scale), p, "linesearch::run (OUTPERT)");
+  res.privacy = detail::final_privacy(plan_of(noise), p, "linesearch::run (OUTPERT)");
   res.privacy.enforced = {feature_bound(R), lipschitz_bound<Real>(), label_bound<Real>()};
   res.noise_scale = scale;
   philox_stream s = stream.substream(0);
-  res.w = output_perturbation_release(P0, R, scale, s);
+  res.w = output_perturbation_release(P0, R, noise, s);
   res.status = status::completed;
   res.message = "minimiser + noise released";
   return res;
@@ -280,7 +294,11 @@ result<Real> objective_perturbation(const problems::linear_erm<Real>& P0, const 
   const Real scale = c.up(2 / c.in(eps_p));
   res.noise_scale = scale;
   philox_stream s = stream.substream(0);
-  const vector<Real> b = vector_laplace<Real>(s, static_cast<std::size_t>(P.dimension()), scale);
+  // b by the ℓ2-Laplace measurement of scale 2/ε′ on the gradient term (Δ2 = 2 in v = Rw); the
+  // ledger charges Theorem 9's ε for the whole release (noise plus the curvature term), which
+  // the measurement's own event {2, 2/ε′} (ε′) does not cover, so the plan records pure{ε}
+  const mechanisms::vector_laplace_noise<Real> noise(Real(2), scale);
+  const vector<Real> b = noise.draw(s, static_cast<std::size_t>(P.dimension()));
   const Real nr = Real(n);
   res.w = minimize_smooth(P, vector<Real>((R / nr) * b), Real(Delta * R * R)).w;
   res.status = status::completed;

@@ -29,9 +29,9 @@
 #include "dpref/accounting/certified.hpp"
 #include "dpref/accounting/event.hpp"
 #include "dpref/error.hpp"
+#include "dpref/mechanisms/gaussian.hpp"
 #include "dpref/problems/erm.hpp"
 #include "dpref/random/bernoulli.hpp"
-#include "dpref/random/gaussian.hpp"
 #include "dpref/random/philox_stream.hpp"
 #include "dpref/scalar.hpp"
 
@@ -69,6 +69,7 @@ void poisson_batch(philox_stream& s, Eigen::Index n, const Real& q,
                    std::vector<Eigen::Index>& out) {
   out.clear();
   for (Eigen::Index i = 0; i < n; ++i)
+    // not privacy noise: the Poisson sample (accounted as the event's sampling, rate q)
     if (bernoulli<Real>(s, q)) out.push_back(i);
 }
 
@@ -84,11 +85,12 @@ accounting::gaussian_mechanism<Real> gradient_event(const Real& C, const Real& r
   return {C, c.up(c.in(C) / sqrt(2 * c.in(rho)))};
 }
 
-/// v += N(0, σ²I) (σ = m.sigma of the event being charged). @spec LS.NOISE
+/// v += N(0, σ²I) by the Gaussian measurement of the event being charged (the same Δ2 and σ:
+/// mechanisms::gaussian_noise, ARCH.MEASUREMENTS). @spec LS.NOISE
 template <real_scalar Real>
 void add_gaussian_noise(philox_stream& s, vector<Real>& v,
                         const accounting::gaussian_mechanism<Real>& m) {
-  for (Eigen::Index j = 0; j < v.size(); ++j) v[j] += gaussian<Real>(s, m.sigma);
+  mechanisms::gaussian_noise<Real>(m).add_to(s, v);
 }
 
 /// g̃ = (Σ_{i∈B} clip(∇f_i(w), C) + γ)/m̄, γ ~ N(0, σ²I), with C = m.sensitivity and σ = m.sigma

@@ -25,28 +25,20 @@
 #include "dpref/linesearch/params.hpp"
 #include "dpref/linesearch/result.hpp"
 #include "dpref/linesearch/run_ledger.hpp"
+#include "dpref/mechanisms/gaussian.hpp"
+#include "dpref/mechanisms/report_noisy_max.hpp"
 #include "dpref/mechanisms/secure/snapped_gaussian.hpp"
 #include "dpref/mechanisms/secure/snapped_vector_laplace.hpp"
-#include "dpref/random/laplace.hpp"
-#include "dpref/random/vector_laplace.hpp"
 #include "dpref/run/report.hpp"
 
 namespace dpref::linesearch {
 
-/// Report-noisy-min: argmin_k (score_k + Lap(b)) (correct sign, index 0 = "no step").
+/// Report-noisy-min: argmin_k (score_k + Lap(b)) (correct sign, index 0 = "no step"), drawn by
+/// mechanisms::report_noisy_min (ARCH.MEASUREMENTS).
 /// @spec LS.DPAGD
 template <real_scalar Real>
 std::size_t noisy_min(philox_stream& s, const std::vector<Real>& scores, const Real& b) {
-  std::size_t best = 0;
-  Real best_v(0);
-  for (std::size_t k = 0; k < scores.size(); ++k) {
-    const Real v = scores[k] + laplace<Real>(s, b);
-    if (k == 0 || v < best_v) {
-      best = k;
-      best_v = v;
-    }
-  }
-  return best;
+  return mechanisms::report_noisy_min<Real>(s, scores, b);
 }
 
 /// Laplace scale b = C_obj/ε_nm (rounded up) of DP-AGD's report-noisy-min: the clipped sums
@@ -88,9 +80,12 @@ result<Real> dp_agd(const problems::linear_erm<Real>& P, const params<Real>& p,
   const Real rho_nmax = eps_iter * eps_iter / 2;
   accounting::certifier<Real> c;
   const Real eps_nm = c.down(sqrt(2 * c.in(rho_nmax)));
-  const Real b_nm = noisy_min_scale(p.C_obj, eps_nm);
-  accounting::event<Real> nm = accounting::make_event<Real>(
-      accounting::pure_mechanism<Real>{c.up(c.in(p.C_obj) / c.in(b_nm))}, 1,
+  // the NoisyMin measurement: its event (pure ε = C_obj/b, monotone scores) is charged and it
+  // draws the selection (ARCH.MEASUREMENTS)
+  const mechanisms::report_noisy_max<Real> noisy_min_m{p.C_obj, noisy_min_scale(p.C_obj, eps_nm),
+                                                       true};
+  accounting::event<Real> nm = noisy_min_m.event(
+      1,
       "DP-AGD report-noisy-min over the step candidates, Lap(C_obj/eps) on monotone clipped "
       "sums (Dwork-Roth Claim 3.9)");
   nm.how = accounting::analysis::rdp;  // composed in RDP by the tight ε-DP -> RDP conversion
@@ -106,14 +101,14 @@ result<Real> dp_agd(const problems::linear_erm<Real>& P, const params<Real>& p,
       break;
     }
     if (p.progress && clock.due()) p.progress("DP-AGD iteration " + std::to_string(t));
-    const accounting::event<Real> ge = accounting::make_event<Real>(
-        gradient_event(p.C_grad, rho_ng), 1, "DP-AGD full-batch gradient");
+    const mechanisms::gaussian_noise<Real> gn(gradient_event(p.C_grad, rho_ng));
+    const accounting::event<Real> ge = gn.event(1, "DP-AGD full-batch gradient");
     if (!ledger.can_add(ge)) break;
     ledger.add(ge);
     philox_stream s = stream.substream(static_cast<std::uint64_t>(t));
     P.clipped_gradient_sum(w, all, p.C_grad, grad);
     g = grad;
-    add_gaussian_noise(s, g, std::get<accounting::gaussian_mechanism<Real>>(ge.what));
+    gn.add_to(s, g);
     ++res.calls.gradients;
     ++res.calls.iterations;
     for (;;) {
@@ -128,7 +123,7 @@ result<Real> dp_agd(const problems::linear_erm<Real>& P, const params<Real>& p,
       noisy_min_scores(line, max_step, p.candidates, p.C_obj, scores);
       res.calls.objective_queries += p.candidates + 1;
       ++res.calls.line_searches;
-      const std::size_t idx = noisy_min(s, scores, b_nm);
+      const std::size_t idx = noisy_min_m.select_min(s, scores);
       if (idx > 0) {
         const Real a = max_step * Real(static_cast<long long>(idx)) / Real(p.candidates);
         w.noalias() -= a * dir;  // candidate idx itself (the public code's idx − 1 is a bug)
@@ -139,15 +134,15 @@ result<Real> dp_agd(const problems::linear_erm<Real>& P, const params<Real>& p,
         break;
       }
       const Real rho_new = (Real(1) + p.gamma) * rho_ng, extra = rho_new - rho_ng;
-      const accounting::event<Real> ee = accounting::make_event<Real>(
-          gradient_event(p.C_grad, extra), 1, "DP-AGD GradAvg gradient");
+      const mechanisms::gaussian_noise<Real> en(gradient_event(p.C_grad, extra));
+      const accounting::event<Real> ee = en.event(1, "DP-AGD GradAvg gradient");
       if (!ledger.can_add(ee)) {
         stop = true;
         break;
       }
       ledger.add(ee);
       g2 = grad;
-      add_gaussian_noise(s, g2, std::get<accounting::gaussian_mechanism<Real>>(ee.what));
+      en.add_to(s, g2);
       ++res.calls.gradients;
       const Real b = rho_ng / rho_new;
       g = b * g + (Real(1) - b) * g2;  // GradAvg

@@ -192,13 +192,16 @@ inline std::pair<problems::mlp_classifier<double>, problems::mlp_classifier<doub
   philox_stream s(o.seed ^ 0x5EEDull, 0x717);
   const Eigen::Index d = o.synthetic_d;
   matrix<double> centres(d, 10);
+  // not privacy noise: synthetic data generation (public seed)
   for (Eigen::Index j = 0; j < centres.size(); ++j) centres.data()[j] = uniform01<double>(s) - 0.5;
   const auto make = [&](long long n) {
     matrix<double> X(d, n);
     std::vector<int> y(static_cast<std::size_t>(n));
     for (Eigen::Index i = 0; i < n; ++i) {
+      // not privacy noise: synthetic data generation (public seed)
       const int c = static_cast<int>(uniform01<double>(s) * 10.0) % 10;
       y[static_cast<std::size_t>(i)] = c;
+      // not privacy noise: synthetic data generation (public seed)
       for (Eigen::Index j = 0; j < d; ++j) X(j, i) = centres(j, c) + uniform01<double>(s) - 0.5;
     }
     return problems::mlp_classifier<double>(std::move(X), std::move(y), o.hidden, 10, o.mu);

@@ -157,11 +157,8 @@ btls_outcome<Real> noisy_btls(philox_stream& s, Query&& query, const Real& eta0,
     evaluated = i + 1;
     return query(eta);
   };
-  const auto r = mechanisms::above_threshold<Real>(
-      s, q_at, static_cast<std::size_t>(cfg.max_it), Real(0),
-      m.noise == accounting::svt_noise::laplace ? mechanisms::svt_noise::laplace
-                                                : mechanisms::svt_noise::gaussian,
-      m.threshold_scale, m.query_scale);
+  // the sparse-vector measurement of the charged event draws T̂ and the ν_i (ARCH.MEASUREMENTS)
+  const auto r = mechanisms::sparse_vector<Real>(m).run(s, q_at, Real(0));
   btls_outcome<Real> out;
   out.queries = evaluated;
   if (r.found) {

@@ -32,10 +32,13 @@ problem<Real> synthetic_problem(const problem_spec<Real>& s) {
   philox_stream st(s.synthetic_seed ^ 0x5EEDull, 77);
   matrix<Real> X(s.synthetic_d, s.synthetic_n);
   vector<Real> y(s.synthetic_n), w0(s.synthetic_d);
+  // not privacy noise: synthetic data generation (public seed)
   for (auto& v : w0) v = Real(4) * uniform01<Real>(st) - Real(2);
   for (Eigen::Index i = 0; i < X.cols(); ++i) {
+    // not privacy noise: synthetic data generation (public seed)
     for (Eigen::Index j = 0; j < X.rows(); ++j) X(j, i) = uniform01<Real>(st);
     Real m = X.col(i).dot(w0) - w0.sum() / 2;
+    // not privacy noise: synthetic data generation (public seed)
     if (uniform01<Real>(st) < Real(1) / 10) m = -m;
     y[i] = m > Real(0) ? Real(1) : Real(-1);
   }

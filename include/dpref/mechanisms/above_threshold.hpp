@@ -4,13 +4,20 @@
 // Laplace version: λ ~ Lap(b1), ν_i ~ Lap(b2); linesearch Lemma 5 / Theorem 1 take
 // b1 = Δ/ε1 = 2Δ/ε, b2 = Δ/ε2 = 4Δ/ε (ε-DP). Gaussian version: λ ~ N(0, s1²), ν_i ~ N(0, s2²)
 // with s1 = Δσ1, s2 = Δσ2 (σ1² = 3/(2ρ), σ2² = 3/ρ in step 3). spec/mechanisms.md MECH.SVT.
+//
+// sparse_vector is the mechanism as a measurement (spec/architecture.md ARCH.MEASUREMENTS): one
+// object holds the noise family, Δ, the two scales and the query bound, runs AboveThreshold with
+// them and returns the ledger event sparse_vector{...} from the same members.
 #pragma once
 
 #include <cmath>
 #include <cstddef>
+#include <optional>
 #include <span>
+#include <string>
 #include <utility>
 
+#include "dpref/accounting/event.hpp"
 #include "dpref/error.hpp"
 #include "dpref/random/gaussian.hpp"
 #include "dpref/random/laplace.hpp"
@@ -84,5 +91,59 @@ std::pair<Real, Real> above_threshold_gaussian_scales(const Real& sensitivity, c
   using std::sqrt;
   return {sensitivity * sqrt(Real(3) / (Real(2) * rho)), sensitivity * sqrt(Real(3) / rho)};
 }
+
+/// AboveThreshold as a measurement: the noise family, query sensitivity Δ, threshold and query
+/// scales and the query bound k, run by `run` and charged by `event` from the same members.
+/// @spec MECH.SVT ARCH.MEASUREMENTS
+template <real_scalar Real>
+struct sparse_vector {
+  svt_noise noise = svt_noise::laplace;
+  Real sensitivity{};      ///< query sensitivity Δ
+  Real threshold_scale{};  ///< b1 (Laplace) or the standard deviation of λ (Gaussian)
+  Real query_scale{};      ///< b2 or the standard deviation of ν_i
+  long long max_queries = 1;
+  accounting::svt_bound bound = accounting::svt_bound::proven;
+
+  sparse_vector() = default;
+  /// The measurement of a ledger's sparse_vector event (the same members).
+  explicit sparse_vector(const accounting::sparse_vector_mechanism<Real>& m)
+      : noise(m.noise == accounting::svt_noise::laplace ? svt_noise::laplace : svt_noise::gaussian),
+        sensitivity(m.sensitivity),
+        threshold_scale(m.threshold_scale),
+        query_scale(m.query_scale),
+        max_queries(m.max_queries),
+        bound(m.bound) {}
+
+  /// The accounting kind of this mechanism: sparse_vector{noise, Δ, b1, b2, k, bound}.
+  [[nodiscard]] accounting::sparse_vector_mechanism<Real> mechanism() const {
+    accounting::sparse_vector_mechanism<Real> m;
+    m.noise = noise == svt_noise::laplace ? accounting::svt_noise::laplace
+                                          : accounting::svt_noise::gaussian;
+    m.sensitivity = sensitivity;
+    m.threshold_scale = threshold_scale;
+    m.query_scale = query_scale;
+    m.max_queries = max_queries;
+    m.bound = bound;
+    return m;
+  }
+  /// The ledger event of `count` runs (optionally after `sampling`).
+  [[nodiscard]] accounting::event<Real> event(
+      long long count = 1, std::string label = {},
+      std::optional<accounting::subsampling<Real>> sampling = std::nullopt) const {
+    accounting::event<Real> e = accounting::make_event<Real>(mechanism(), count, std::move(label));
+    e.sampling = std::move(sampling);
+    return e;
+  }
+  /// AboveThreshold on the lazily evaluated queries q(0..max_queries−1) against `threshold`.
+  /// @throws std::domain_error for invalid parameters
+  template <class Query>
+  above_threshold_result run(philox_stream& s, Query&& query, const Real& threshold) const {
+    if (max_queries < 1)
+      fail_domain("dpref::mechanisms::sparse_vector::run", "max_queries", ">= 1", max_queries);
+    return above_threshold<Real>(s, std::forward<Query>(query),
+                                 static_cast<std::size_t>(max_queries), threshold, noise,
+                                 threshold_scale, query_scale);
+  }
+};
 
 }  // namespace dpref::mechanisms
