@@ -5,7 +5,8 @@ measurement types of include/dpref/mechanisms.
 Scans C++ headers for calls of the samplers of include/dpref/random (the sampler names are
 derived from those headers: every function or type taking a `philox_stream&`) and reports each
 call that is not marked `not privacy noise: <why>` on its line or in the comment lines directly
-above it. A call qualified by `mechanisms::` or made on an object (`.name(`, `->name(`) is not a
+above it, or `measurement: <type>` for a draw inside a paper's own mechanism type whose event()
+charges exactly that draw (pwa's M_E, Algorithm 1's selection). A call qualified by `mechanisms::` or made on an object (`.name(`, `->name(`) is not a
 sampler call.
 
 usage: check_measurements.py RANDOM_DIR PATH... [--expect N]
@@ -17,6 +18,9 @@ import re
 import sys
 
 MARKER = "not privacy noise:"
+# a draw inside a paper's own mechanism type, whose event() charges exactly that draw (pwa's
+# exponential mechanism M_E and Algorithm 1's selection at its plan's scale)
+MEASUREMENT = "measurement:"
 DEF = re.compile(r"\b([a-z_][a-z_0-9]*)\s*\(\s*(?:const\s+)?philox_stream\s*&")
 # names in include/dpref/random that take a stream but are not samplers a paper could call for
 # noise (internal helpers, members of the lazy reals)
@@ -53,10 +57,10 @@ def scan(path, call):
         code = code_part(line)
         if not call.search(code):
             continue
-        marked = MARKER in line
+        marked = MARKER in line or MEASUREMENT in line
         k = n - 1
         while not marked and k >= 0 and lines[k].strip().startswith("//"):
-            marked = MARKER in lines[k]
+            marked = MARKER in lines[k] or MEASUREMENT in lines[k]
             k -= 1
         if not marked:
             found.append((path, n + 1, line.strip()))

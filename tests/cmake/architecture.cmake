@@ -37,7 +37,8 @@ add_test(NAME ARCH_MEASUREMENTS_paper_code
                  ${PROJECT_SOURCE_DIR}/include/dpref/random
                  ${PROJECT_SOURCE_DIR}/include/dpref/dda ${PROJECT_SOURCE_DIR}/include/dpref/ev
                  ${PROJECT_SOURCE_DIR}/include/dpref/accel
-                 ${PROJECT_SOURCE_DIR}/include/dpref/linesearch)
+                 ${PROJECT_SOURCE_DIR}/include/dpref/linesearch
+                 ${PROJECT_SOURCE_DIR}/include/dpref/pwa)
 add_test(NAME ARCH_MEASUREMENTS_negative_control
          COMMAND /usr/bin/python3 ${PROJECT_SOURCE_DIR}/tests/ci/check_measurements.py
                  ${PROJECT_SOURCE_DIR}/include/dpref/random

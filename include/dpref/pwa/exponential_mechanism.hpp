@@ -270,6 +270,7 @@ class exponential_mechanism {
     vector<Real> x(d);
     for (long long a = 1; a <= cfg_.max_attempts; ++a) {
       if (counts) ++counts->attempts;
+      // measurement: M_E's exact rejection sampler (exponential_mechanism::event charges it)
       for (int j = 0; j < d; ++j) x[j] = c * (Real(2) * uniform01<Real>(s) - Real(1));
       if (!in_extra_rows(x)) continue;
       const Real gap = value(x) - f_lo_;
@@ -338,6 +339,7 @@ class exponential_mechanism {
     std::size_t k = 0;
     for (;;) {
       if (counts) ++counts->attempts;
+      // measurement: M_E's exact inverse-cdf sampler (exponential_mechanism::event charges it)
       k = static_cast<std::size_t>(secure::uniform_int<std::int64_t>(s, K));
       if (bernoulli_exp_minus<Real>(s, Real(seg_logw_max_ - seg_logw_[k]))) break;
     }
@@ -363,6 +365,8 @@ class exponential_mechanism {
     Real fx = value(x);
     for (long long t = 0; t < cfg_.metropolis_steps; ++t) {
       if (counts) ++counts->attempts;
+      // measurement: M_E's Metropolis path, released only labelled NOT CERTIFIED, without an
+      // event (errata PWA-E5)
       for (int j = 0; j < d; ++j) y[j] = x[j] + gaussian<Real>(s, sigma);
       if (!in_box(y) || !in_extra_rows(y)) continue;  // target density 0 outside P
       const Real fy = value(y);

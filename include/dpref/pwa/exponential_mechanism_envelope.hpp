@@ -59,6 +59,7 @@ bool bernoulli_exp_minus(philox_stream& s, const Real& gamma) {
   const long long n = static_cast<long long>(pieces);
   const Real p = math::exp(Real(-(gamma / pieces)));
   for (long long i = 0; i < n; ++i)
+    // measurement: M_E's exact envelope sampler (exponential_mechanism::event charges it)
     if (!bernoulli<Real>(s, p)) return false;
   return true;
 }

@@ -103,14 +103,15 @@ Eigen::Index select_index(philox_stream& s, const vector<Real>& u, const Real& s
   // same proposal/acceptance scheme; exact exp(−γ) acceptance where exp underflows
   const auto m = static_cast<std::int64_t>(u.size());
   for (;;) {
+    // measurement: Algorithm 1's selection at the plan's scale (the plan's event charges it)
     const auto i = static_cast<Eigen::Index>(secure::uniform_int<std::int64_t>(s, m));
     const Real g = (umax - u[i]) / scale;
     const Real w = exp(-g);
     if (w > Real(0)) {
-      if (bernoulli<Real>(s, w)) return i;
+      if (bernoulli<Real>(s, w)) return i;  // measurement: (the same selection)
     } else {
       const auto [num, den] = dyadic_value(g);
-      if (secure::bernoulli_exp<bmp::cpp_int>(s, num, den)) return i;
+      if (secure::bernoulli_exp<bmp::cpp_int>(s, num, den)) return i;  // measurement: (same)
     }
   }
 }

@@ -42,8 +42,9 @@ piecewise_affine<Real> gaussian_instance(std::uint64_t seed, int m, int d, const
   vector<Real> b(m);
   for (int i = 0; i < m; ++i) {
     philox_stream s(seed, 0x9a0000u, static_cast<std::uint64_t>(i));  // row i: its own substream
+    // not privacy noise: the generated instance of pwa §5.1 (public description, data seed)
     for (int j = 0; j < d; ++j) A(i, j) = gaussian<Real>(s, Real(1));
-    b[i] = gaussian<Real>(s, Real(1));
+    b[i] = gaussian<Real>(s, Real(1));  // not privacy noise: (the same instance)
   }
   return piecewise_affine<Real>(A, b, polytope<Real>::box_only(d, c), bmax);
 }
