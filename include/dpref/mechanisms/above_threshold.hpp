@@ -19,6 +19,7 @@
 
 #include "dpref/accounting/event.hpp"
 #include "dpref/error.hpp"
+#include "dpref/mechanisms/measurement.hpp"
 #include "dpref/random/gaussian.hpp"
 #include "dpref/random/laplace.hpp"
 
@@ -96,7 +97,7 @@ std::pair<Real, Real> above_threshold_gaussian_scales(const Real& sensitivity, c
 /// scales and the query bound k, run by `run` and charged by `event` from the same members.
 /// @spec MECH.SVT ARCH.MEASUREMENTS
 template <real_scalar Real>
-struct sparse_vector {
+struct sparse_vector : measurement<sparse_vector<Real>, Real> {
   svt_noise noise = svt_noise::laplace;
   Real sensitivity{};      ///< query sensitivity Δ
   Real threshold_scale{};  ///< b1 (Laplace) or the standard deviation of λ (Gaussian)
@@ -125,14 +126,6 @@ struct sparse_vector {
     m.max_queries = max_queries;
     m.bound = bound;
     return m;
-  }
-  /// The ledger event of `count` runs (optionally after `sampling`).
-  [[nodiscard]] accounting::event<Real> event(
-      long long count = 1, std::string label = {},
-      std::optional<accounting::subsampling<Real>> sampling = std::nullopt) const {
-    accounting::event<Real> e = accounting::make_event<Real>(mechanism(), count, std::move(label));
-    e.sampling = std::move(sampling);
-    return e;
   }
   /// AboveThreshold on the lazily evaluated queries q(0..max_queries−1) against `threshold`.
   /// @throws std::domain_error for invalid parameters

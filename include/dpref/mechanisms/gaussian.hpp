@@ -13,6 +13,7 @@
 
 #include "dpref/accounting/event.hpp"
 #include "dpref/error.hpp"
+#include "dpref/mechanisms/measurement.hpp"
 #include "dpref/random/fast.hpp"
 #include "dpref/random/gaussian.hpp"
 
@@ -33,7 +34,7 @@ Real gaussian_mechanism(philox_stream& s, const Real& value, const Real& sigma) 
 /// sensitivity Δ2, and its ledger event gaussian{Δ2, σ} built from the same members.
 /// @spec MECH.GAUSSIAN ARCH.MEASUREMENTS
 template <real_scalar Real>
-struct gaussian_noise {
+struct gaussian_noise : measurement<gaussian_noise<Real>, Real> {
   Real sensitivity{};  ///< ℓ2 sensitivity Δ2 of the query the noise is added to
   Real sigma{};        ///< noise standard deviation σ
 
@@ -47,14 +48,6 @@ struct gaussian_noise {
   /// The accounting kind of this noise: gaussian{Δ2, σ}.
   [[nodiscard]] accounting::gaussian_mechanism<Real> mechanism() const {
     return {sensitivity, sigma};
-  }
-  /// The ledger event of `count` releases with this noise (optionally after `sampling`).
-  [[nodiscard]] accounting::event<Real> event(
-      long long count = 1, std::string label = {},
-      std::optional<accounting::subsampling<Real>> sampling = std::nullopt) const {
-    accounting::event<Real> e = accounting::make_event<Real>(mechanism(), count, std::move(label));
-    e.sampling = std::move(sampling);
-    return e;
   }
   /// One N(0, σ²) draw (reference inversion sampler). @throws std::domain_error if σ <= 0
   [[nodiscard]] Real draw(philox_stream& s) const { return gaussian<Real>(s, sigma); }

@@ -17,6 +17,7 @@
 
 #include "dpref/accounting/event.hpp"
 #include "dpref/error.hpp"
+#include "dpref/mechanisms/measurement.hpp"
 #include "dpref/random/fast.hpp"
 #include "dpref/random/laplace.hpp"
 
@@ -45,7 +46,7 @@ inline double laplace_mechanism_fast(philox_stream& s, double value, double scal
 /// query of ℓ1 sensitivity Δ1, and its ledger event laplace{Δ1, b} from the same members.
 /// @spec MECH.LAPLACE ARCH.MEASUREMENTS
 template <real_scalar Real>
-struct laplace_noise {
+struct laplace_noise : measurement<laplace_noise<Real>, Real> {
   Real sensitivity{};  ///< ℓ1 sensitivity Δ1 of the query the noise is added to
   Real scale{};        ///< Laplace scale b
 
@@ -59,14 +60,6 @@ struct laplace_noise {
   /// The accounting kind of this noise: laplace{Δ1, b}.
   [[nodiscard]] accounting::laplace_mechanism<Real> mechanism() const {
     return {sensitivity, scale};
-  }
-  /// The ledger event of `count` releases with this noise (optionally after `sampling`).
-  [[nodiscard]] accounting::event<Real> event(
-      long long count = 1, std::string label = {},
-      std::optional<accounting::subsampling<Real>> sampling = std::nullopt) const {
-    accounting::event<Real> e = accounting::make_event<Real>(mechanism(), count, std::move(label));
-    e.sampling = std::move(sampling);
-    return e;
   }
   /// One Lap(b) draw (reference inversion sampler). @throws std::domain_error if b <= 0
   [[nodiscard]] Real draw(philox_stream& s) const { return laplace<Real>(s, scale); }

@@ -17,6 +17,7 @@
 #include "dpref/accounting/certified.hpp"
 #include "dpref/accounting/event.hpp"
 #include "dpref/error.hpp"
+#include "dpref/mechanisms/measurement.hpp"
 #include "dpref/random/laplace.hpp"
 
 namespace dpref::mechanisms {
@@ -41,10 +42,14 @@ std::size_t report_noisy_min(philox_stream& s, const std::vector<Real>& scores, 
 /// Report-noisy-min/max with Laplace noise as a measurement (see the file comment).
 /// @spec MECH.NOISY_MAX ARCH.MEASUREMENTS
 template <real_scalar Real>
-struct report_noisy_max {
+struct report_noisy_max : measurement<report_noisy_max<Real>, Real> {
   Real sensitivity{};     ///< sensitivity Δ of every score
   Real scale{};           ///< Laplace scale b of each score's noise
   bool monotone = false;  ///< the scores all move the same way under a neighbouring change
+
+  report_noisy_max() = default;
+  report_noisy_max(const Real& score_sensitivity, const Real& b, bool is_monotone)
+      : sensitivity(score_sensitivity), scale(b), monotone(is_monotone) {}
 
   /// ε = Δ/b (monotone) or 2Δ/b, rounded up (ACC.CERT.UP).
   [[nodiscard]] Real epsilon() const {
@@ -52,15 +57,8 @@ struct report_noisy_max {
     return monotone ? c.up(c.in(sensitivity) / c.in(scale))
                     : c.up(2 * c.in(sensitivity) / c.in(scale));
   }
-  /// The ledger event of `count` selections: pure{ε} (optionally after `sampling`).
-  [[nodiscard]] accounting::event<Real> event(
-      long long count = 1, std::string label = {},
-      std::optional<accounting::subsampling<Real>> sampling = std::nullopt) const {
-    accounting::event<Real> e = accounting::make_event<Real>(
-        accounting::pure_mechanism<Real>{epsilon()}, count, std::move(label));
-    e.sampling = std::move(sampling);
-    return e;
-  }
+  /// The accounting kind of this selection: pure{ε} with ε of epsilon() (rounded up).
+  [[nodiscard]] accounting::pure_mechanism<Real> mechanism() const { return {epsilon()}; }
   /// The selected index: argmin_k (scores[k] + Lap(b)) (report_noisy_min).
   [[nodiscard]] std::size_t select_min(philox_stream& s, const std::vector<Real>& scores) const {
     return report_noisy_min<Real>(s, scores, scale);

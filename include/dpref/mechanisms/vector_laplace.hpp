@@ -13,6 +13,7 @@
 
 #include "dpref/accounting/event.hpp"
 #include "dpref/error.hpp"
+#include "dpref/mechanisms/measurement.hpp"
 #include "dpref/random/vector_laplace.hpp"
 
 namespace dpref::mechanisms {
@@ -37,7 +38,7 @@ vector<Real> vector_laplace_mechanism(philox_stream& s, const vector<Real>& valu
 /// query of ℓ2 sensitivity Δ2, and its ledger event vector_laplace{Δ2, b} from the same members.
 /// @spec MECH.VLAPLACE ARCH.MEASUREMENTS
 template <real_scalar Real>
-struct vector_laplace_noise {
+struct vector_laplace_noise : measurement<vector_laplace_noise<Real>, Real> {
   Real sensitivity{};  ///< ℓ2 sensitivity Δ2 of the query the noise is added to
   Real scale{};        ///< scale b of the density ∝ exp(−‖w‖₂/b)
 
@@ -51,14 +52,6 @@ struct vector_laplace_noise {
   /// The accounting kind of this noise: vector_laplace{Δ2, b}.
   [[nodiscard]] accounting::vector_laplace_mechanism<Real> mechanism() const {
     return {sensitivity, scale};
-  }
-  /// The ledger event of `count` releases with this noise (optionally after `sampling`).
-  [[nodiscard]] accounting::event<Real> event(
-      long long count = 1, std::string label = {},
-      std::optional<accounting::subsampling<Real>> sampling = std::nullopt) const {
-    accounting::event<Real> e = accounting::make_event<Real>(mechanism(), count, std::move(label));
-    e.sampling = std::move(sampling);
-    return e;
   }
   /// One noise vector w in R^d (dpref::vector_laplace: Gamma(d, b) radius, uniform direction).
   /// @throws std::domain_error if d == 0 or b <= 0
