@@ -4,14 +4,11 @@
 // w_0. DP-SGD adds N(0, C²/(2ρ)) to the clipped sum; DP-BLSGD spends (1 − ls_share)ρ on the
 // gradient and ls_share·ρ on the Gaussian NOISYBTLS, which returns β^max_it·η0 instead of 0 (no
 // failed search, no CHEB): both are fixed plans of T iterations, checked by plan_privacy.
-//
-// The requested (ε, δ) is a bound (ARCH.BUDGET). calibration = certified (default): each
-// algorithm gets the per-iteration budget ρ whose certified guarantee over T iterations is <= the
-// request (DP-SGD: the exact subsampled-Gaussian RDP; DP-BLSGD: the joint sample event with the
-// proven SVT bound, LS-E1, amplified by Zhu–Wang) — the README's `--eps 2` used to report
-// ε = 4.05 for DP-BLSGD. calibration = paper_same_rho reproduces §5.7 ("the same per-iteration
-// RDP as DP-SGD" under Theorem 3): DP-BLSGD gets DP-SGD's ρ, which needs allow_over_budget; its
-// result says budget_met = false and carries the paper's claim (paper_claim, not a guarantee).
+// The requested (ε, δ) is a bound (ARCH.BUDGET). calibration = certified (default): per-iteration
+// ρ whose certified guarantee over T iterations is <= the request (DP-SGD: exact subsampled-
+// Gaussian RDP; DP-BLSGD: the joint sample event, proven SVT bound LS-E1, Zhu–Wang). calibration
+// = paper_same_rho reproduces §5.7 (DP-BLSGD gets DP-SGD's ρ under Theorem 3): needs
+// allow_over_budget; budget_met = false and the paper's claim under paper_claim, not a guarantee.
 // Checkpoints (training objective, test accuracy) are non-private: only with `diagnostics`, under
 // "non_private" (PRIV.RELEASE; objective_rows, max_test refused without it). No timings in the
 // JSON (stderr only). spec/linesearch.md "MLP (§5.7)", LS.MLP.RUN.
