@@ -114,11 +114,21 @@ TEST(PRIV_DDA_AUDIT, SecureRoundWithAViolatingRecordPassesAtTheRequest) {
   const auto r = audit_release(plan.engine, d, pair, fam, 1933);
   audit::test_support::print_report("dda one round, secure, d = 16, record at 100 L (shipped)", r);
   EXPECT_FALSE(r.violation);
-  // negative control: only the coordinate clamp C = L bounds the violating record (‖·‖₂ = √d L)
-  auto off = plan.engine;
-  off.clip.reset();
+  // the floating-point clip removed: the lattice's own l2 ball (SEC.GAUSS.L2) still enforces L
+  auto ball = plan.engine;
+  ball.clip.reset();
+  const auto b = audit_release(ball, d, pair, sum_thresholds(-200, 200), 1935);
+  audit::test_support::print_report("dda one round, secure, float clip removed, lattice ball on",
+                                    b);
+  EXPECT_FALSE(b.violation);
+  EXPECT_LE(b.eps_lb, kEps);
+  // negative control: both removed, only the coordinate clamp C = L bounds the violating record
+  // (‖·‖₂ = √d L)
+  auto off = ball;
+  off.secure->shape = mechanisms::clamp_set::coordinates;
   const auto n = audit_release(off, d, pair, sum_thresholds(-200, 200), 1934);
-  audit::test_support::print_report("NEG dda one round, secure, clip removed (clamp only)", n);
+  audit::test_support::print_report("NEG dda one round, secure, clip and ball removed (clamp only)",
+                                    n);
   EXPECT_TRUE(n.violation);
   EXPECT_GT(n.eps_lb, kEps);
 }

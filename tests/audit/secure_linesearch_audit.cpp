@@ -76,7 +76,8 @@ audit::audit_report audit_of(const linesearch::params<double>& p, double mu,
 /// DP-SGD's one-step plan, fixed before any draw by the library (σ from the noise multiplier as
 /// dp_sgd computes it; the lattice parameters by linesearch::dp_sgd_snapped); every audit sample
 /// runs dp_sgd's step on it (Poisson batch, clipped sum, noise, update), i.e. the run minus the
-/// per-sample accounting. The first test checks that it gives linesearch::run's bits.
+/// per-sample accounting, through dp_sgd_noisy_sum, the function dp_sgd's loop calls. The first
+/// test checks that it gives linesearch::run's bits.
 struct sgd_plan {
   linesearch::params<double> p;
   double sigma = 0;
@@ -96,14 +97,11 @@ double sgd_release(const sgd_plan& o, double x, philox_stream& s) {
   const std::uint64_t a = s(), b = s();
   philox_stream st = philox_stream(a, b).substream(0);
   std::vector<Eigen::Index> batch;
-  linesearch::poisson_batch(st, 1, o.p.q, batch);
-  vector<double> w = vector<double>::Zero(1), g(1);
-  P.clipped_gradient_sum(w, batch, o.p.C_grad, g);
-  if (o.sp)
-    g = mechanisms::snapped_gaussian(st, g, *o.sp);
-  else
-    linesearch::add_gaussian_noise(st, g,
-                                   accounting::gaussian_mechanism<double>{o.p.C_grad, o.sigma});
+  const vector<double> w = vector<double>::Zero(1);
+  vector<double> g(1);
+  linesearch::dp_sgd_noisy_sum(st, P, w, o.p.q,
+                               accounting::gaussian_mechanism<double>{o.p.C_grad, o.sigma}, o.sp,
+                               batch, g);  // the function dp_sgd's loop calls
   const vector<double> next = w - (o.p.sgd_eta / (o.p.q * 1.0)) * g;
   return next[0];
 }

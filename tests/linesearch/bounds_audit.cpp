@@ -100,14 +100,15 @@ sgd_setup make_sgd(noise_mode m, Eigen::Index d) {
 // the event's sensitivity: C_grad as in the run, or kNoClip for the NEGATIVE CONTROL (the same
 // σ and lattice parameters). w_1 = w_0 − (η/n̄) g̃ with η = n̄ = 1.
 vector<double> sgd_release(const sgd_setup& o, double x, Eigen::Index d, philox_stream& s,
-                           double clip) {
+                           double clip,
+                           const std::optional<mechanisms::snapped_gaussian_params>& sp) {
   const std::uint64_t a = s(), b = s();
   philox_stream st = philox_stream(a, b).substream(0);
   std::vector<Eigen::Index> batch;
   const vector<double> w = vector<double>::Zero(d);
   vector<double> g(d);
   ls::dp_sgd_noisy_sum(st, examples_at(x, d), w, o.p.q,
-                       acc::gaussian_mechanism<double>{clip, o.sigma}, o.sp, batch, g);
+                       acc::gaussian_mechanism<double>{clip, o.sigma}, sp, batch, g);
   return w - (o.p.sgd_eta / o.p.q) * g;
 }
 
@@ -121,7 +122,7 @@ TEST(PRIV_LINESEARCH_AUDIT, DpSgdReleaseGivesTheRunsBits) {
           philox_stream s1(77, k), s2(77, k);
           const std::uint64_t a = s1(), b = s1();
           EXPECT_EQ(ls::run(examples_at(x, d), o.p, philox_stream(a, b)).w,
-                    sgd_release(o, x, d, s2, o.p.C_grad));
+                    sgd_release(o, x, d, s2, o.p.C_grad, o.sp));
         }
     }
 }
@@ -134,7 +135,7 @@ TEST(PRIV_LINESEARCH_AUDIT, DpSgdClipsAnUnderstatedGradientBound) {
   const auto fam = std::vector<audit::event_family<double>>{audit::threshold_family<double>(
       "threshold", audit::test_support::identity, -6 * o.sigma, 6 * o.sigma, 120)};
   const auto m = [&o](const double& x, philox_stream& s) {
-    return sgd_release(o, x, 1, s, o.p.C_grad)[0];
+    return sgd_release(o, x, 1, s, o.p.C_grad, o.sp)[0];
   };
   const auto r = audit::run_audit<double, double>(
       m, kGradPair, fam, config(2701, o.claimed.epsilon, o.claimed.delta, 1u << 15));
@@ -142,7 +143,7 @@ TEST(PRIV_LINESEARCH_AUDIT, DpSgdClipsAnUnderstatedGradientBound) {
   EXPECT_FALSE(r.violation);
   EXPECT_LE(r.eps_lb, o.claimed.epsilon);
   const auto neg = [&o](const double& x, philox_stream& s) {
-    return sgd_release(o, x, 1, s, kNoClip)[0];
+    return sgd_release(o, x, 1, s, kNoClip, o.sp)[0];
   };
   const auto rn = audit::run_audit<double, double>(
       neg, kGradPair,
@@ -168,18 +169,34 @@ TEST(PRIV_LINESEARCH_AUDIT, SecureDpSgdClipsAndTheClampAloneDoesNot) {
   const std::vector<neighbour_pair<double>> pair = {
       {"x = 0 vs x = 2000 in 16 coordinates", 0.0, 2 * kViolation}};
   const auto m = [&o](const double& x, philox_stream& s) -> ss::vec {
-    return sgd_release(o, x, d, s, o.p.C_grad);
+    return sgd_release(o, x, d, s, o.p.C_grad, o.sp);
   };
   const auto r = audit::run_audit<double, ss::vec>(m, pair, fam, config(2711, 1.0, 1e-5, 1u << 15));
   print_report("linesearch DP-SGD one step, x 1000 over C_grad, secure d = 16", r);
   EXPECT_FALSE(r.violation);
   EXPECT_LE(r.eps_lb, 1.0);
-  const auto neg = [&o](const double& x, philox_stream& s) -> ss::vec {
-    return sgd_release(o, x, d, s, kNoClip);
+  // NEGATIVE CONTROL: no enforcement anywhere — the float clip off AND the lattice's own ball
+  // per example widened to 10^6 (the event's Δ2 raised with it so that the parameters validate;
+  // the noise is the run's): the coordinate clamp of the sum alone is left
+  auto open = *o.sp;
+  open.record_radius = 1e6;
+  open.sensitivity = 1e6;
+  const auto neg = [&o, open](const double& x, philox_stream& s) -> ss::vec {
+    return sgd_release(o, x, d, s, kNoClip, open);
   };
+  // the lattice ball alone (float clip off, the run's parameters) still enforces C_grad
+  const auto ball = [&o](const double& x, philox_stream& s) -> ss::vec {
+    return sgd_release(o, x, d, s, kNoClip, o.sp);
+  };
+  const auto rb =
+      audit::run_audit<double, ss::vec>(ball, pair, fam, config(2713, 1.0, 1e-5, 1u << 15));
+  print_report("linesearch secure DP-SGD, float clip off, lattice ball on, d = 16", rb);
+  EXPECT_FALSE(rb.violation);
+  EXPECT_LE(rb.eps_lb, 1.0);
   const auto rn =
       audit::run_audit<double, ss::vec>(neg, pair, fam, config(2712, 1.0, 1e-5, 1u << 15));
-  print_report("NEG linesearch secure DP-SGD without the clip (clamp only), d = 16", rn);
+  print_report("NEG linesearch secure DP-SGD without the clip or the ball (clamp only), d = 16",
+               rn);
   EXPECT_TRUE(rn.violation);
   EXPECT_GT(rn.eps_lb, 1.0);
 }

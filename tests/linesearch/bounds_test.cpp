@@ -447,10 +447,11 @@ TEST(PRIV_LINESEARCH_LOSS, LabelsOtherThanPlusMinusOneAreRefused) {
 
 // ---------------------------------------------------------------------- PRIV.LINESEARCH.CLAMP
 
-// Secure DP-SGD: the lattice query of two clipped sums at l2 distance <= C_grad, clamped to
-// [−C, C] with any clamp C (also one far below n·C_grad), moves by at most the inflated
-// sensitivity C_grad + √d 2^k of the ledger's snapped_gaussian event (the clamp is a
-// contraction). Parameters from dp_sgd_snapped, as the run uses them.
+// Secure DP-SGD releases the examples' clipped gradients as a sum of l2 balls (SEC.GAUSS.SUM):
+// two batches that differ by ONE example — any vector, clipped or not, beside any others —
+// released with the same noise integers differ by at most the inflated sensitivity
+// C_grad + √d 2^k of the ledger's snapped_gaussian event, with any clamp C of the sum (also one
+// far below n·C_grad: a contraction). Parameters from dp_sgd_snapped, as the run uses them.
 RC_GTEST_PROP(PRIV_LINESEARCH_CLAMP, ClampedLatticeQueryWithinTheLedgersSensitivity, ()) {
   const int d = *rc::gen::inRange(1, 17);
   ls::params<double> p;
@@ -462,23 +463,25 @@ RC_GTEST_PROP(PRIV_LINESEARCH_CLAMP, ClampedLatticeQueryWithinTheLedgersSensitiv
   const double sigma = p.C_grad * *positive_log_uniform<double>(0.5, 50.0);
   const auto sp = ls::dp_sgd_snapped(p, sigma, n, d);
   RC_ASSERT(sp.sensitivity == p.C_grad);
+  RC_ASSERT(sp.shape == mechanisms::clamp_set::sum_of_l2_balls);
+  RC_ASSERT(sp.record_radius == p.C_grad);
   RC_ASSERT(sp.clamp == (p.clamp ? *p.clamp : static_cast<double>(n) * p.C_grad));
   const auto ev = sp.event<double>();
   const auto& sg = std::get<acc::snapped_gaussian_mechanism<double>>(ev.what);
   RC_ASSERT(sg.sensitivity == p.C_grad);
   const double inflated = acc::snapped_inflated_sensitivity(p.C_grad, sp.grid_exponent, d, true);
-  const vector<double> a = random_vector(d, 3 * sp.clamp);
-  vector<double> v = random_vector(d, 1.0);
-  if (v.norm() > 0) v *= p.C_grad * *real_in<double>(0, 1) / v.norm();
-  const vector<double> b = a + v;
-  double sq = 0;
-  for (int j = 0; j < d; ++j) {
-    const double step =
-        static_cast<double>(secure::lattice_round(b[j], sp.grid_exponent, sp.clamp) -
-                            secure::lattice_round(a[j], sp.grid_exponent, sp.clamp));
-    sq += step * step;
-  }
-  RC_ASSERT(std::ldexp(std::sqrt(sq), sp.grid_exponent) <= inflated);
+  const int m = *rc::gen::inRange(0, 6);
+  std::vector<vector<double>> examples;
+  for (int r = 0; r <= m; ++r)  // the last one is the neighbour's extra example
+    examples.push_back(random_vector(d, p.C_grad * *positive_log_uniform<double>(1e-3, 1e3)));
+  const auto release = [&](std::size_t count) {
+    philox_stream s(5);
+    return mechanisms::snapped_gaussian_sum(
+        s, count, [&](std::size_t r, vector<double>& x) { x = examples[r]; }, sp);
+  };
+  const vector<double> with = release(static_cast<std::size_t>(m) + 1);
+  const vector<double> without = release(static_cast<std::size_t>(m));
+  RC_ASSERT((with - without).norm() <= inflated);
 }
 
 // Negative control: the clamp does not enforce C_grad. Two sums whose difference is one

@@ -373,6 +373,10 @@ TEST(PRIV_DDA_LIPSCHITZ, RunClipsAtTheDeclaredBoundInEveryPrivateMode) {
   EXPECT_EQ(*plan.engine.clip, 0.01);
   ASSERT_TRUE(plan.engine.secure.has_value());
   EXPECT_EQ(plan.engine.secure->sensitivity, 0.02);
+  // the lattice enforces the same bound itself: the l2 ball of radius L (SEC.GAUSS.L2), so the
+  // secure event holds even where the floating-point clip overshoots
+  EXPECT_EQ(plan.engine.secure->shape, dpref::mechanisms::clamp_set::l2_ball);
+  EXPECT_EQ(plan.engine.secure->clamp, 0.01);
   // negative control of the property: the unclipped subgradients of these records (norm √3 =
   // 173 L) change by 2√3 = 346 L between y = ±1, far above the ledger's 2L
   matrix<double> X2 = matrix<double>::Ones(3, 2);

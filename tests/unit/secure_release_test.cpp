@@ -11,6 +11,7 @@
 #include <array>
 #include <boost/math/distributions/gamma.hpp>
 #include <boost/math/distributions/normal.hpp>
+#include <boost/multiprecision/cpp_bin_float.hpp>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -617,6 +618,200 @@ TEST(SEC_COST_NOISE, ExpectedNoiseNormRatiosForTheSameEpsilon) {
       EXPECT_GT(std::fabs(fallback / ideal - 1.0), tol) << d;
     }
   }
+}
+
+// ==== SEC.LATTICE.L2CLAMP / SEC.GAUSS.L2 =====================================================
+// The bound ‖n‖₂ <= c + √d/2 is checked here independently of the library's exact integer test:
+// in 100-digit binary floating point (cpp_bin_float_100), whose rounding (< 1e-95 relative) is far
+// below the grid unit, and where a tie would be decided by the strict > of the negative control.
+
+using big = boost::multiprecision::cpp_bin_float_100;
+
+big l2_norm(const std::vector<std::int64_t>& n) {
+  big s = 0;
+  for (const std::int64_t v : n) s += big(v) * big(v);
+  return sqrt(s);
+}
+
+big ball_radius(double C, int k, std::size_t d) {
+  return big(std::ldexp(C, -k)) + sqrt(big(static_cast<long long>(d))) / 2;
+}
+
+RC_GTEST_PROP(SEC_LATTICE_L2CLAMP, AnyRoundedVectorEndsInTheBallAndNeverGrows, ()) {
+  const int d = *rc::gen::inRange(1, 41);
+  const int k = *rc::gen::inRange(-12, 3);
+  const double C = std::exp(*dpref::test::real_in<double>(std::log(1e-2), std::log(1e3)));
+  const double spread = std::exp(*dpref::test::real_in<double>(std::log(1e-3), std::log(1e4)));
+  std::vector<std::int64_t> n(static_cast<std::size_t>(d));
+  for (auto& v : n) v = sec::lattice_round(C * spread * *dpref::test::real_in<double>(-1, 1), k, C);
+  const std::vector<std::int64_t> before = n;
+  sec::lattice_l2_clamp(n, k, C);
+  RC_ASSERT(l2_norm(n) <= ball_radius(C, k, n.size()));
+  for (std::size_t i = 0; i < n.size(); ++i) {  // toward zero, never past it
+    RC_ASSERT(std::llabs(n[i]) <= std::llabs(before[i]));
+    RC_ASSERT(n[i] == 0 || (n[i] > 0) == (before[i] > 0));
+  }
+  if (l2_norm(before) <= ball_radius(C, k, n.size())) RC_ASSERT(n == before);  // inside: unchanged
+}
+
+RC_GTEST_PROP(SEC_LATTICE_L2CLAMP, AVectorClippedToTheBallIsNeverChanged, ()) {
+  // an l2 clip to C before rounding leaves ‖n‖₂ <= c + √d/2: the clamp is the identity (so a
+  // conforming caller, e.g. dda's clipped ĝ, releases the same bits as before)
+  const int d = *rc::gen::inRange(1, 41);
+  const int k = *rc::gen::inRange(-12, 3);
+  const double C = std::exp(*dpref::test::real_in<double>(std::log(1e-2), std::log(1e3)));
+  vec x(d);
+  for (int i = 0; i < d; ++i) x[i] = *dpref::test::real_in<double>(-1, 1);
+  if (x.norm() > 0) x *= (C / x.norm()) * *dpref::test::real_in<double>(0, 0.999999);
+  std::vector<std::int64_t> n(static_cast<std::size_t>(d));
+  for (int i = 0; i < d; ++i) n[static_cast<std::size_t>(i)] = sec::lattice_round(x[i], k, C);
+  const std::vector<std::int64_t> before = n;
+  sec::lattice_l2_clamp(n, k, C);
+  RC_ASSERT(n == before);
+}
+
+TEST(SEC_LATTICE_L2CLAMP, HandComputedCases) {
+  // C = 1, k = 0, d = 4: radius 1 + √4/2 = 2. (1,1,1,1) has norm exactly 2 (kept: the boundary
+  // belongs to the ball); (2,1,1,1) has norm √7 > 2 and becomes trunc(n_i ⌊1⌋ / ⌈√7⌉ = n_i / 3)
+  std::vector<std::int64_t> a{1, 1, 1, 1}, b{2, 1, 1, 1}, c{-2, 1, 1, 1};
+  sec::lattice_l2_clamp(a, 0, 1.0);
+  sec::lattice_l2_clamp(b, 0, 1.0);
+  sec::lattice_l2_clamp(c, 0, 1.0);
+  EXPECT_EQ(a, (std::vector<std::int64_t>{1, 1, 1, 1}));
+  EXPECT_EQ(b, (std::vector<std::int64_t>{0, 0, 0, 0}));
+  EXPECT_EQ(c, (std::vector<std::int64_t>{0, 0, 0, 0}));
+  // C = 2.5 at k = -1: c = 5, d = 1, radius 5.5; (6) is outside -> trunc(6·5/6) = 5; (5) stays
+  std::vector<std::int64_t> e{6}, f{5};
+  sec::lattice_l2_clamp(e, -1, 2.5);
+  sec::lattice_l2_clamp(f, -1, 2.5);
+  EXPECT_EQ(e, (std::vector<std::int64_t>{5}));
+  EXPECT_EQ(f, (std::vector<std::int64_t>{5}));
+  // c = 100 (C = 100, k = 0), d = 2: radius 100 + √2/2 = 100.7071; (71, 72) has norm 101.12 ->
+  // trunc(71·100/102) = 69, trunc(72·100/102) = 70 (norm 98.0)
+  std::vector<std::int64_t> g{71, 72};
+  sec::lattice_l2_clamp(g, 0, 100.0);
+  EXPECT_EQ(g, (std::vector<std::int64_t>{69, 70}));
+  std::vector<std::int64_t> h{70, 71};  // norm 99.70: inside, kept
+  sec::lattice_l2_clamp(h, 0, 100.0);
+  EXPECT_EQ(h, (std::vector<std::int64_t>{70, 71}));
+  // non-integer c with fractional binary digits: C = 0.75, k = -2 -> c = 3, d = 1
+  std::vector<std::int64_t> m{4};
+  sec::lattice_l2_clamp(m, -2, 0.75);
+  EXPECT_EQ(m, (std::vector<std::int64_t>{3}));
+}
+
+TEST(SEC_GAUSS_L2, AnyTwoInputsStayWithinTheChargedSensitivity) {
+  // The event of a shape = l2_ball release charges Δ2 = 2C inflated to 2C + √d 2^k. Two inputs
+  // far outside the ball (±10 C in every coordinate), released with the same stream (so the same
+  // noise integers): the releases differ by 2^k (n − n'), which must be within that sensitivity.
+  constexpr int d = 16;
+  constexpr double C = 1;
+  mech::snapped_gaussian_params p{2 * C, 0.5, d, C, -8};
+  p.shape = mech::clamp_set::l2_ball;
+  const vec hi = vec::Constant(d, 10 * C), lo = vec::Constant(d, -10 * C);
+  philox_stream s1(7), s2(7);
+  const vec y1 = mech::snapped_gaussian(s1, hi, p), y2 = mech::snapped_gaussian(s2, lo, p);
+  const double charged = dpref::accounting::snapped_inflated_sensitivity(2 * C, -8, d, true);
+  EXPECT_LE((y1 - y2).norm(), charged);
+  // negative control: the coordinate clamp on the same inputs moves them by 2√d C = 8 C
+  mech::snapped_gaussian_params q = p;
+  q.shape = mech::clamp_set::coordinates;
+  philox_stream s3(7), s4(7);
+  const vec z1 = mech::snapped_gaussian(s3, hi, q), z2 = mech::snapped_gaussian(s4, lo, q);
+  EXPECT_GT((z1 - z2).norm(), charged);
+  EXPECT_EQ((z1 - z2).norm(), 2 * std::sqrt(double(d)) * C);
+}
+
+TEST(SEC_GAUSS_L2, ConformingInputsReleaseTheSameBitsAndTheDiameterIsValidated) {
+  constexpr int d = 5;
+  mech::snapped_gaussian_params p{2.0, 0.5, d, 1.0, -10};
+  mech::snapped_gaussian_params q = p;
+  q.shape = mech::clamp_set::l2_ball;
+  vec x(d);
+  x << 0.3, -0.4, 0.5, 0.1, -0.6;  // ‖x‖₂ = 0.934 <= C
+  philox_stream s1(11), s2(11);
+  const vec a = mech::snapped_gaussian(s1, x, p), b = mech::snapped_gaussian(s2, x, q);
+  for (int i = 0; i < d; ++i) EXPECT_EQ(a[i], b[i]) << i;
+  q.sensitivity = 1.5;  // below the ball's diameter 2C: the event would not cover two inputs
+  EXPECT_EQ(message_of<dpref::invalid_parameter>([&] { q.validate(); }),
+            "mechanisms::snapped_gaussian_params.sensitivity must be >= 2 * clamp (the l2 "
+            "diameter of the clamp ball) when shape = l2_ball, got 1.5");
+}
+
+TEST(SEC_GAUSS_SUM, OneRecordMovesTheReleaseByAtMostTheChargedSensitivity) {
+  // records far outside the ball (and one that is inside); adding the extra record moves the
+  // integer sum by one ball vector: within Δ2 + √d 2^k for Δ2 = record_radius
+  constexpr int d = 8;
+  mech::snapped_gaussian_params p{1.0, 0.5, d, 100.0, -8};
+  p.shape = mech::clamp_set::sum_of_l2_balls;
+  p.record_radius = 1.0;
+  std::vector<vec> recs = {vec::Constant(d, 50.0), vec::Constant(d, -3.0), vec::Constant(d, 0.1),
+                           vec::Constant(d, 1e6)};
+  const auto release = [&](std::size_t count, const mech::snapped_gaussian_params& q) {
+    philox_stream s(21);
+    return mech::snapped_gaussian_sum(
+        s, count, [&](std::size_t r, vec& x) { x = recs[r]; }, q);
+  };
+  const double charged = dpref::accounting::snapped_inflated_sensitivity(1.0, -8, d, true);
+  EXPECT_LE((release(4, p) - release(3, p)).norm(), charged);
+  EXPECT_LE((release(1, p) - release(0, p)).norm(), charged);
+  // negative control: the float sum of the same records released by the coordinate-clamped
+  // vector form (the shape DP-SGD used before) moves by min(1e6, clamp) per coordinate
+  mech::snapped_gaussian_params q{1.0, 0.5, d, 100.0, -8};
+  const auto summed = [&](std::size_t count) {
+    vec x = vec::Zero(d);
+    for (std::size_t r = 0; r < count; ++r) x += recs[r];
+    philox_stream s(21);
+    return mech::snapped_gaussian(s, x, q);
+  };
+  EXPECT_GT((summed(4) - summed(3)).norm(), 100 * charged);
+}
+
+TEST(SEC_GAUSS_SUM, IntegerSumIsExactAndDrawsTheVectorFormsNoise) {
+  // 1000 records on the grid inside the ball: the release equals the vector form's release of
+  // their exact sum (on the grid), with the same stream: same noise integers, same order
+  constexpr int d = 3;
+  mech::snapped_gaussian_params p{0.5, 0.25, d, 1000.0, -10};
+  p.shape = mech::clamp_set::sum_of_l2_balls;
+  p.record_radius = 0.5;
+  vec rec(d);
+  rec << 0.125, -0.25, 0.0009765625;  // 2^-3, -2^-2, 2^-10: on the grid 2^-10, norm < 0.5
+  philox_stream s1(5), s2(5);
+  const vec y = mech::snapped_gaussian_sum(
+      s1, 1000, [&](std::size_t, vec& x) { x = rec; }, p);
+  mech::snapped_gaussian_params q{0.5, 0.25, d, 1000.0, -10};
+  const vec z = mech::snapped_gaussian(s2, vec(1000.0 * rec), q);
+  for (int i = 0; i < d; ++i) EXPECT_EQ(y[i], z[i]) << i;
+}
+
+TEST(SEC_GAUSS_SUM, ShapesAndRecordRadiusAreValidated) {
+  mech::snapped_gaussian_params p{1.0, 0.5, 2, 10.0, -8};
+  p.shape = mech::clamp_set::sum_of_l2_balls;
+  p.record_radius = 2.0;  // above Δ2: one record could move the sum by 2
+  EXPECT_EQ(message_of<dpref::invalid_parameter>([&] { p.validate(); }),
+            "mechanisms::snapped_gaussian_params.sensitivity must be >= record_radius (one record "
+            "added or removed) when shape = sum_of_l2_balls, got 1");
+  p.record_radius = 0;
+  EXPECT_EQ(message_of<dpref::invalid_parameter>([&] { p.validate(); }),
+            "mechanisms::snapped_gaussian_params.record_radius must be finite and > 0, got 0");
+  mech::snapped_gaussian_params c{1.0, 0.5, 2, 10.0, -8};
+  c.record_radius = 1.0;  // not a sum: an ignored field is refused
+  EXPECT_EQ(message_of<dpref::invalid_parameter>([&] { c.validate(); }),
+            "mechanisms::snapped_gaussian_params.record_radius must be 0 unless shape = "
+            "sum_of_l2_balls, got 1");
+  c.record_radius = 0;
+  philox_stream s(1);
+  EXPECT_EQ(message_of<std::domain_error>([&] {
+              (void)mech::snapped_gaussian_sum(
+                  s, 1, [](std::size_t, vec& x) { x = vec::Zero(2); }, c);
+            }),
+            "dpref::mechanisms::snapped_gaussian_sum: params.shape must be sum_of_l2_balls, got "
+            "coordinates");
+  p.record_radius = 1.0;
+  const vec x2 = vec::Zero(2);
+  EXPECT_EQ(message_of<std::domain_error>([&] { (void)mech::snapped_gaussian(s, x2, p); }),
+            "dpref::mechanisms::snapped_gaussian: params.shape must be coordinates or l2_ball (a "
+            "sum of records is released by snapped_gaussian_sum), got sum_of_l2_balls");
 }
 
 // PRIV.MECH.CLAMP (spec/privacy_bounds.md, generic mechanisms): the secure primitives' clamp C is

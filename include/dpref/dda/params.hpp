@@ -9,9 +9,9 @@
 //                                 allow_over_budget and is reported "budget_met": false
 //               = none            σ = 0: conventional (non-private) DDA, no guarantee
 // release = secure (spec/dda.md SEC.DDA; double, calibration rdp only): step 6 releases the
-// lattice Gaussian ζ = snapped_gaussian(clip(ĝ)) (ℓ2 clip and coordinate clamp C = L, public),
-// σ calibrated for its ledger. Every private run clips ĝ to ‖ĝ‖₂ <= L (PRIV.DDA.LIPSCHITZ) and
-// computes non-private diagnostics only with diagnostics = true (PRIV.RELEASE).
+// lattice Gaussian ζ = snapped_gaussian(clip(ĝ)) (ℓ2 clip, and the ℓ2 ball C = L enforced on the
+// grid), σ calibrated for its ledger. Every private run clips ĝ to ‖ĝ‖₂ <= L (PRIV.DDA.LIPSCHITZ)
+// and computes non-private diagnostics only with diagnostics = true (PRIV.RELEASE).
 #pragma once
 
 #include <array>

@@ -103,10 +103,10 @@ accounting::ledger<Real> plan_ledger(const privacy_setup<Real>& s, const Real& s
   return plan_ledger_of(s, round_noise(s, sigma).event());
 }
 
-/// Secure mode (SEC.DDA): the lattice Gaussian of one round at σ for d coordinates: Δ2 = 2L
-/// (ĝ is clipped to ‖ĝ‖₂ <= L first, PRIV.DDA.LIPSCHITZ), coordinate clamp C = L (|ĝ_c| <= ‖ĝ‖₂
-/// <= L, so the clamp never binds after the clip; it only keeps the lattice arithmetic bounded),
-/// grid of mechanisms::snapped_gaussian_grid_exponent.
+/// Secure mode (SEC.DDA): the lattice Gaussian of one round at σ for d coordinates: Δ2 = 2L, the
+/// l2 ball of radius C = L as the clamp set, enforced exactly on the grid (SEC.GAUSS.L2), so the
+/// event holds whatever the floating-point clip of ĝ (PRIV.DDA.LIPSCHITZ) returned; on a clipped
+/// ĝ the ball never binds. Grid of mechanisms::snapped_gaussian_grid_exponent.
 inline mechanisms::snapped_gaussian_params snapped_round(double lipschitz, double sigma,
                                                          long long d) {
   mechanisms::snapped_gaussian_params sp;
@@ -114,6 +114,7 @@ inline mechanisms::snapped_gaussian_params snapped_round(double lipschitz, doubl
   sp.sigma = sigma;
   sp.dimension = d;
   sp.clamp = lipschitz;
+  sp.shape = mechanisms::clamp_set::l2_ball;
   sp.grid_exponent =
       mechanisms::snapped_gaussian_grid_exponent(sp.sensitivity, sigma, d, lipschitz);
   return sp;
@@ -252,6 +253,11 @@ planned_run<Real> plan_run(const problem<Real, Features>& prob, const network& n
   if (out.privacy.is_private) {
     out.engine.clip = p.lipschitz;  // PRIV.DDA.LIPSCHITZ: Δ2 = 2L for any data
     out.privacy.enforced.push_back(lipschitz_enforcement(p.lipschitz));
+    if (out.engine.secure)  // SEC.GAUSS.L2: the lattice enforces the same ball exactly
+      out.privacy.enforced.back().how +=
+          "; secure: again on the grid, exactly: the rounded subgradient is clamped into the l2 "
+          "ball of radius lipschitz (SEC.GAUSS.L2), so no floating-point rounding of the clip "
+          "can exceed the ledger's 2L";
   }
   return out;
 }

@@ -11,6 +11,7 @@
 #include <cstddef>
 #include <numeric>
 #include <optional>
+#include <span>
 #include <type_traits>
 #include <vector>
 
@@ -43,15 +44,20 @@ accounting::ledger<Real> dp_sgd_plan(const params<Real>& p, const Real& sigma) {
   return l;
 }
 
-/// Secure DP-SGD (SEC.LINESEARCH): the lattice Gaussian of one step at σ: Δ2 = C_grad, clamp
-/// C = params.clamp or n·C_grad (every coordinate of a clipped sum of at most n gradients is
-/// within it), grid of mechanisms::snapped_gaussian_grid_exponent.
+/// Secure DP-SGD (SEC.LINESEARCH): the lattice Gaussian of one step at σ: Δ2 = C_grad, a sum of
+/// l2 balls (SEC.GAUSS.SUM): each example's clipped gradient is put on the grid in the ball of
+/// radius C_grad exactly and the integers are summed exactly, so adding or removing an example
+/// moves the sum by at most C_grad + √d 2^k/2 whatever the floating-point clip and sum did; the
+/// sum's coordinates are clamped to C = params.clamp or n·C_grad (every coordinate of a sum of at
+/// most n such gradients is within it); grid of mechanisms::snapped_gaussian_grid_exponent.
 inline mechanisms::snapped_gaussian_params dp_sgd_snapped(const params<double>& p, double sigma,
                                                           long long n, long long d) {
   mechanisms::snapped_gaussian_params sp;
   sp.sensitivity = p.C_grad;
   sp.sigma = sigma;
   sp.dimension = d;
+  sp.shape = mechanisms::clamp_set::sum_of_l2_balls;
+  sp.record_radius = p.C_grad;
   sp.clamp = p.clamp ? *p.clamp : static_cast<double>(n) * p.C_grad;
   sp.grid_exponent = mechanisms::snapped_gaussian_grid_exponent(sp.sensitivity, sigma, d, sp.clamp);
   return sp;
@@ -97,24 +103,29 @@ Real dp_sgd_sigma(const params<Real>& p) {
 
 /// One DP-SGD release (the body of dp_sgd's loop, Abadi et al. 2016): a Poisson(q) sample drawn
 /// from st, its clipped gradient sum Σ clip(∇f_i(w), m.sensitivity) (6) and the noise of the
-/// step's event, N(0, m.sigma² I) or, with sp, the lattice Gaussian (SEC.LINESEARCH), into g.
-/// The clip is the event's sensitivity (PRIV.LINESEARCH.C_GRAD). @spec LS.DPSGD
+/// step's event, N(0, m.sigma² I), into g; with sp, the lattice Gaussian of the sum of the
+/// examples' clipped gradients, each put in the ball of radius C_grad on the grid and summed in
+/// integers (SEC.LINESEARCH, SEC.GAUSS.SUM). The clip is the event's sensitivity
+/// (PRIV.LINESEARCH.C_GRAD). The audits call this function. @spec LS.DPSGD
 template <real_scalar Real, linesearch_problem<Real> Problem>
 void dp_sgd_noisy_sum(philox_stream& st, const Problem& P, const vector<Real>& w, const Real& q,
                       const accounting::gaussian_mechanism<Real>& m,
                       const std::optional<mechanisms::snapped_gaussian_params>& sp,
                       std::vector<Eigen::Index>& batch, vector<Real>& g) {
   poisson_batch(st, P.size(), q, batch);
-  P.clipped_gradient_sum(w, batch, m.sensitivity, g);
   if constexpr (std::is_same_v<Real, double>) {
-    if (sp)  // SEC.LINESEARCH: the released sum is the lattice Gaussian
-      g = mechanisms::snapped_gaussian(st, g, *sp);
-    else
-      add_gaussian_noise(st, g, m);
+    if (sp) {  // SEC.LINESEARCH: each example's clipped gradient is one record of the sum
+      const auto example = [&](std::size_t r, vector<double>& x) {
+        P.clipped_gradient_sum(w, std::span<const Eigen::Index>(&batch[r], 1), m.sensitivity, x);
+      };
+      g = mechanisms::snapped_gaussian_sum(st, batch.size(), example, *sp);
+      return;
+    }
   } else {
     (void)sp;  // idealised only below double
-    add_gaussian_noise(st, g, m);
   }
+  P.clipped_gradient_sum(w, batch, m.sensitivity, g);
+  add_gaussian_noise(st, g, m);
 }
 
 /// DP-SGD run on any linesearch_problem (linear ERM, the §5.7 MLP): Poisson(q) batches, clipped
@@ -151,9 +162,14 @@ result<Real> dp_sgd(const Problem& P, const params<Real>& p, const philox_stream
   }
   const accounting::gaussian_mechanism<Real> m{p.C_grad, sigma};
   res.privacy.enforced = {gradient_clip_bound(p.C_grad)};
-  if (sp)
+  if (sp) {
+    res.privacy.enforced.front().how +=
+        "; secure: again on the grid, exactly: each example's rounded gradient is clamped into "
+        "the l2 ball of radius C_grad and the integers are summed exactly (SEC.GAUSS.SUM), so "
+        "no floating-point rounding of the clip or the sum can exceed the ledger's C_grad";
     res.privacy.enforced.push_back(
         clamp_bound(Real(sp->clamp), "the clipped gradient sum (default n*C_grad)"));
+  }
   res.noise_multiplier = c.down(c.in(sigma) / c.in(p.C_grad));
   const Real nbar = p.q * Real(static_cast<long long>(n));
   vector<Real> w = p.w0 ? *p.w0 : vector<Real>(vector<Real>::Zero(d)), g(d);

@@ -4,12 +4,18 @@
 // (params.event()) is true for the released doubles: ρ = (Δ2/2^k + √d)²/(2σ_g²)-zCDP for a
 // query of l2 sensitivity Δ2 (accounting/snapped.hpp). Calibrate σ with the inflated
 // sensitivity accounting::snapped_inflated_sensitivity(Δ2, k, d, true) = Δ2 + √d 2^k.
+// With clamp_set::l2_ball the clamp C bounds ‖x‖₂ (exactly, on the grid: SEC.LATTICE.L2CLAMP) and
+// Δ2 >= 2C is required, so the event holds for ANY two inputs: the mechanism enforces its own
+// sensitivity instead of trusting the caller's floating-point clip (SEC.GAUSS.L2).
 #pragma once
 
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <utility>
+#include <vector>
 
 #include "dpref/accounting/event.hpp"
 #include "dpref/error.hpp"
@@ -21,6 +27,21 @@
 
 namespace dpref::mechanisms {
 
+/// What the mechanism enforces on its input (SEC.GAUSS.L2, SEC.GAUSS.SUM):
+///   coordinates      |x_i| <= C; the caller answers for the query's l2 sensitivity Δ2;
+///   l2_ball          ‖x‖₂ <= C on the grid, Δ2 >= 2C required: the event holds for any input;
+///   sum_of_l2_balls  x = Σ_r x_r released by snapped_gaussian_sum: each record's x_r is put in
+///                    the ball of radius record_radius on the grid and the integers are summed
+///                    exactly (then |sum_i| <= C), Δ2 >= record_radius required: the event holds
+///                    for any records, adding or removing one.
+enum class clamp_set { coordinates, l2_ball, sum_of_l2_balls };
+
+constexpr auto enum_names(clamp_set) {
+  return std::array{std::pair{clamp_set::coordinates, std::string_view("coordinates")},
+                    std::pair{clamp_set::l2_ball, std::string_view("l2_ball")},
+                    std::pair{clamp_set::sum_of_l2_balls, std::string_view("sum_of_l2_balls")}};
+}
+
 /// Public parameters of a snapped Gaussian release (all data-independent).
 /// @spec SEC.GAUSS
 struct snapped_gaussian_params {
@@ -29,6 +50,8 @@ struct snapped_gaussian_params {
   long long dimension = 1;  ///< d
   double clamp = 0;         ///< public bound C: coordinates are clamped to [-C, C]
   int grid_exponent = 0;    ///< k: the release lies on 2^k Z
+  clamp_set shape = clamp_set::coordinates;  ///< what is enforced (SEC.GAUSS.L2, SEC.GAUSS.SUM)
+  double record_radius = 0;  ///< sum_of_l2_balls: the l2 bound of each record (else 0)
 
   template <class V>
   void fields(V&& v) {
@@ -37,6 +60,12 @@ struct snapped_gaussian_params {
     v("dimension", dimension, "number of coordinates d >= 1");
     v("clamp", clamp, "public bound C > 0: every coordinate is clamped to [-C, C]");
     v("grid_exponent", grid_exponent, "k: the release lies on the grid 2^k Z");
+    v("shape", shape,
+      "coordinates (|x_i| <= C), l2_ball (‖x‖₂ <= C on the grid; requires Δ2 >= 2C) or "
+      "sum_of_l2_balls (each record in the ball of radius record_radius on the grid, summed "
+      "exactly; requires Δ2 >= record_radius)");
+    v("record_radius", record_radius,
+      "sum_of_l2_balls: l2 bound of each record's vector, enforced on the grid (else 0)");
   }
   /// @throws invalid_parameter "mechanisms::snapped_gaussian_params.<field> must be ..."
   void validate() const {
@@ -50,6 +79,21 @@ struct snapped_gaussian_params {
               "<= 2^(grid_exponent + 52) (coarser grid or smaller clamp)", clamp);
     c.require(std::ldexp(sigma, -grid_exponent) <= 0x1p15, "sigma",
               "<= 2^(grid_exponent + 15) (coarser grid)", sigma);
+    if (shape == clamp_set::l2_ball)  // any two points of the ball are <= 2C apart
+      c.require(sensitivity >= 2 * clamp, "sensitivity",
+                ">= 2 * clamp (the l2 diameter of the clamp ball) when shape = l2_ball",
+                sensitivity);
+    if (shape == clamp_set::sum_of_l2_balls) {  // one record added or removed moves the sum
+      c.positive("record_radius", record_radius);
+      c.require(std::ldexp(record_radius, -grid_exponent) <= 0x1p52, "record_radius",
+                "<= 2^(grid_exponent + 52) (coarser grid)", record_radius);
+      c.require(sensitivity >= record_radius, "sensitivity",
+                ">= record_radius (one record added or removed) when shape = sum_of_l2_balls",
+                sensitivity);
+    } else {
+      c.require(record_radius == 0, "record_radius", "0 unless shape = sum_of_l2_balls",
+                record_radius);
+    }
   }
   /// σ_g² = (σ / 2^k)² rounded up (secure::lattice_gaussian_variance).
   [[nodiscard]] secure::rational64 grid_variance() const {
@@ -84,7 +128,8 @@ inline int snapped_gaussian_grid_exponent(double l2_sensitivity, double sigma, l
   return k > e - 14 ? k : e - 14;
 }
 
-/// The snapped Gaussian release of the d-vector x: y_i = 2^k sat(n_i + Z_i), Z_i iid N_Z(0, σ_g²).
+/// The snapped Gaussian release of the d-vector x: y_i = 2^k sat(n_i + Z_i), Z_i iid N_Z(0, σ_g²),
+/// n the rounded clamped x (clamped into the l2 ball on the grid when shape = l2_ball).
 /// Validation is data-independent; no value of x except NaN makes it throw.
 /// @throws invalid_parameter for invalid params; std::domain_error if x.size() != d or some x_i
 ///   is NaN
@@ -92,15 +137,67 @@ inline int snapped_gaussian_grid_exponent(double l2_sensitivity, double sigma, l
 inline vector<double> snapped_gaussian(philox_stream& s, const vector<double>& x,
                                        const snapped_gaussian_params& p) {
   p.validate();
+  if (p.shape == clamp_set::sum_of_l2_balls)
+    fail_domain("dpref::mechanisms::snapped_gaussian", "params.shape",
+                "coordinates or l2_ball (a sum of records is released by snapped_gaussian_sum)",
+                std::string("sum_of_l2_balls"));
   if (x.size() != p.dimension)
     fail_domain("dpref::mechanisms::snapped_gaussian", "x.size()", "== params.dimension", x.size());
   const int k = p.grid_exponent;
   const secure::rational64 v = p.grid_variance();
+  std::vector<std::int64_t> n(static_cast<std::size_t>(x.size()));
+  for (Eigen::Index i = 0; i < x.size(); ++i)
+    n[static_cast<std::size_t>(i)] = secure::lattice_round(x[i], k, p.clamp);
+  if (p.shape == clamp_set::l2_ball) secure::lattice_l2_clamp(n, k, p.clamp);  // SEC.GAUSS.L2
   vector<double> y(x.size());
-  for (Eigen::Index i = 0; i < x.size(); ++i) {
-    const std::int64_t n = secure::lattice_round(x[i], k, p.clamp);
+  for (Eigen::Index i = 0; i < x.size(); ++i) {  // rounding draws nothing: same stream order
     const std::int64_t z = secure::discrete_gaussian<std::int64_t>(s, v.num, v.den);
-    y[i] = secure::lattice_release(n, z, k);
+    y[i] = secure::lattice_release(n[static_cast<std::size_t>(i)], z, k);
+  }
+  return y;
+}
+
+/// The snapped Gaussian release of a sum of `records` per-record vectors (SEC.GAUSS.SUM):
+/// record(r, x) writes record r's vector (size d) into x; each is rounded to the grid, its
+/// coordinates clamped to ±record_radius and the vector clamped into the l2 ball of radius
+/// record_radius exactly (SEC.LATTICE.L2CLAMP); the integer vectors are summed exactly, each
+/// coordinate of the sum clamped to ±clamp / 2^k (1-Lipschitz), and released as
+/// y = 2^k sat(Σ n_r + Z). Adding or removing a record moves the integer sum by at most
+/// record_radius / 2^k + √d/2 in l2, within the event's Δ2/2^k + √d: no floating-point error of
+/// the records or of a floating-point sum can break the ledger. Draws the same noise integers, in
+/// the same order, as the vector form. Requires shape = sum_of_l2_balls.
+/// @throws invalid_parameter for invalid params; std::domain_error for another shape or NaN
+/// @spec SEC.GAUSS.SUM
+template <class Record>
+vector<double> snapped_gaussian_sum(philox_stream& s, std::size_t records, Record&& record,
+                                    const snapped_gaussian_params& p) {
+  p.validate();
+  if (p.shape != clamp_set::sum_of_l2_balls)
+    fail_domain("dpref::mechanisms::snapped_gaussian_sum", "params.shape", "sum_of_l2_balls",
+                std::string(p.shape == clamp_set::l2_ball ? "l2_ball" : "coordinates"));
+  __extension__ using i128 = __int128;  // |Σ n| <= records 2^53: exact for < 2^73 records
+  const auto d = static_cast<std::size_t>(p.dimension);
+  const int k = p.grid_exponent;
+  std::vector<i128> total(d, 0);
+  std::vector<std::int64_t> n(d);
+  vector<double> x(p.dimension);
+  for (std::size_t r = 0; r < records; ++r) {
+    record(r, x);
+    if (static_cast<std::size_t>(x.size()) != d)
+      fail_domain("dpref::mechanisms::snapped_gaussian_sum", "record size", "== params.dimension",
+                  x.size());
+    for (std::size_t i = 0; i < d; ++i)
+      n[i] = secure::lattice_round(x[static_cast<Eigen::Index>(i)], k, p.record_radius);
+    secure::lattice_l2_clamp(n, k, p.record_radius);
+    for (std::size_t i = 0; i < d; ++i) total[i] += n[i];
+  }
+  const auto lim = static_cast<i128>(secure::lattice_round(p.clamp, k, p.clamp));  // ⌊C/2^k⌉
+  const secure::rational64 v = p.grid_variance();
+  vector<double> y(p.dimension);
+  for (std::size_t i = 0; i < d; ++i) {
+    const i128 t = total[i] > lim ? lim : (total[i] < -lim ? -lim : total[i]);
+    const std::int64_t z = secure::discrete_gaussian<std::int64_t>(s, v.num, v.den);
+    y[static_cast<Eigen::Index>(i)] = secure::lattice_release(static_cast<std::int64_t>(t), z, k);
   }
   return y;
 }
@@ -108,6 +205,10 @@ inline vector<double> snapped_gaussian(philox_stream& s, const vector<double>& x
 /// Scalar form (params.dimension must be 1). @throws as the vector form @spec SEC.GAUSS
 inline double snapped_gaussian(philox_stream& s, double x, const snapped_gaussian_params& p) {
   p.validate();
+  if (p.shape == clamp_set::sum_of_l2_balls)
+    fail_domain("dpref::mechanisms::snapped_gaussian", "params.shape",
+                "coordinates or l2_ball (a sum of records is released by snapped_gaussian_sum)",
+                std::string("sum_of_l2_balls"));
   if (p.dimension != 1)
     fail_domain("dpref::mechanisms::snapped_gaussian", "params.dimension", "1 for a scalar",
                 p.dimension);

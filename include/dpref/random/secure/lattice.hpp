@@ -15,6 +15,7 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <span>
 #include <string_view>
 
 #include "dpref/error.hpp"
@@ -120,6 +121,40 @@ inline int lattice_rule(double sensitivity, double scale, double per_step, doubl
   const int k = lattice_grid_exponent(reference > 0 ? reference : scale, s);
   const int k_clamp = lattice_finest_exponent(clamp);
   return k > k_clamp ? k : k_clamp;
+}
+
+/// The exact l2 clamp of a grid vector (SEC.LATTICE.L2CLAMP): with c = C / 2^k and d = n.size(),
+/// n is left unchanged when ‖n‖₂ <= c + √d/2, and otherwise replaced by
+/// n_i <- trunc(n_i ⌊c⌋ / ⌈‖n‖₂⌉), whose norm is <= ⌊c⌋. Either way ‖n‖₂ <= c + √d/2 afterwards,
+/// so two outputs differ by at most 2c + √d in l2 — the inflated sensitivity Δ2/2^k + √d of a
+/// query with l2 diameter Δ2 = 2C — whatever the inputs (ĝ clipped in floating point, or not at
+/// all). A vector that was clipped to ‖x‖₂ <= C before rounding is unchanged (rounding moves it by
+/// at most √d/2), so the clamp only acts where the float query broke its bound. Every comparison is
+/// in exact integer arithmetic; |n_i| never grows. Requires (k, clamp) valid for check_lattice.
+/// @spec SEC.LATTICE.L2CLAMP
+inline void lattice_l2_clamp(std::span<std::int64_t> n, int k, double clamp) {
+  using boost::multiprecision::cpp_int;
+  check_lattice("dpref::secure::lattice_l2_clamp", k, clamp);
+  cpp_int S = 0;  // ‖n‖₂², exact
+  for (const std::int64_t v : n) S += cpp_int(v) * cpp_int(v);
+  // c = C / 2^k = M / F exactly, M an integer, F = 2^f >= 1
+  int e = 0;
+  const double frac = std::frexp(clamp, &e);
+  cpp_int M(static_cast<std::uint64_t>(std::ldexp(frac, 53)));  // clamp = M 2^(e - 53)
+  const long long shift = static_cast<long long>(e) - 53 - k;
+  cpp_int F = 1;
+  if (shift >= 0)
+    M <<= static_cast<unsigned>(shift);
+  else
+    F <<= static_cast<unsigned>(-shift);
+  const cpp_int d(static_cast<long long>(n.size()));
+  // ‖n‖₂ <= c + √d/2  <=>  A = 4 S F² − 4 M² − d F² <= 4 M F √d  <=>  A <= 0 or A² <= 16 M² F² d
+  const cpp_int A = 4 * S * F * F - 4 * M * M - d * F * F;
+  if (A <= 0 || A * A <= 16 * M * M * F * F * d) return;
+  const cpp_int P = M / F;  // ⌊c⌋
+  cpp_int Q = boost::multiprecision::sqrt(S);
+  if (Q * Q < S) ++Q;  // ⌈‖n‖₂⌉ >= 1 here
+  for (std::int64_t& v : n) v = static_cast<std::int64_t>(cpp_int(v) * P / Q);  // toward zero
 }
 
 /// Largest numerator of the grid variance of the snapped Gaussian: with sigma_g^2 = num / 2^j,
