@@ -75,11 +75,11 @@ struct result : run_report<Real> {
 
 namespace detail {
 
-/// The checks of `params` that need the problem.
+/// The checks of `params` that need the problem (after p.validate(): each check runs once per
+/// run, in run() or in run_json()).
 /// @throws invalid_parameter naming the field
 template <real_scalar Real>
 void validate_against(const problem<Real>& prob, const params<Real>& p) {
-  p.validate();
   const param_checker c("pwa::params");
   const bool rows = prob.polytope().has_extra_rows();
   c.require(p.projection == projection_mode::none || !rows, "projection",
@@ -157,13 +157,12 @@ void take_subgradient(result<Real>& r, subgradient_result<Real>&& s,
 
 }  // namespace detail
 
-/// Runs params.algorithm on `prob` (see the file comment).
-/// @throws invalid_parameter naming the parameter; accounting::budget_exceeded before anything
-/// is released if the certified guarantee would exceed params.epsilon (never after calibration)
-/// @spec PWA.RUN ARCH.RUN ARCH.BUDGET
+namespace detail {
+
+/// The body of run() on parameters that passed p.validate() and validate_against(prob, p).
 template <real_scalar Real>
-result<Real> run(const problem<Real>& prob, const params<Real>& p, const philox_stream& stream) {
-  detail::validate_against(prob, p);
+result<Real> run_validated(const problem<Real>& prob, const params<Real>& p,
+                           const philox_stream& stream) {
   philox_stream s = stream;
   result<Real> r;
   r.algorithm = p.algorithm;
@@ -314,6 +313,20 @@ result<Real> run(const problem<Real>& prob, const params<Real>& p, const philox_
     r.diagnostics.optimum = std::move(sol);
   }
   return r;
+}
+
+}  // namespace detail
+
+/// Runs params.algorithm on `prob` (see the file comment): validates the parameters (alone,
+/// then against the problem) once, then runs.
+/// @throws invalid_parameter naming the parameter; accounting::budget_exceeded before anything
+/// is released if the certified guarantee would exceed params.epsilon (never after calibration)
+/// @spec PWA.RUN ARCH.RUN ARCH.BUDGET
+template <real_scalar Real>
+result<Real> run(const problem<Real>& prob, const params<Real>& p, const philox_stream& stream) {
+  p.validate();
+  detail::validate_against(prob, p);
+  return detail::run_validated(prob, p, stream);
 }
 
 /// Complete configuration of a run: the problem's public description, the parameters and the

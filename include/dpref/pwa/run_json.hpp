@@ -95,8 +95,10 @@ io::json run_json(const io::document& doc) {
   const problem<Real> prob = at_path(doc, "/problem", [&] { return make_problem(cfg.problem); });
   at_path(doc, "/params", [&] { detail::validate_against(prob, cfg.params); });
   const philox_stream stream(cfg.seed, cfg.stream);
-  // refusals during the run (M_E's max_attempts) name the flag / JSON path too
-  const result<Real> res = at_path(doc, "/params", [&] { return run(prob, cfg.params, stream); });
+  // validated above, once: the run itself (refusals during it, e.g. M_E's max_attempts, name the
+  // flag / JSON path too)
+  const result<Real> res =
+      at_path(doc, "/params", [&] { return detail::run_validated(prob, cfg.params, stream); });
   return result_json(res, cfg);
 }
 
