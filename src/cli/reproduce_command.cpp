@@ -150,6 +150,9 @@ ojson claim_json(const rp::claim& c) {
   j["verdict"] = rp::verdict_name(rp::settle_size(c));
   // what the statistic alone gives, before REPRO.VERDICT.SIZE (re-derived by the Python check)
   j["statistic_verdict"] = rp::verdict_name(c.result);
+  // REPRO.RULE: the rule that gave statistic_verdict, verbatim (re-evaluated by the Python check)
+  j["rule"] =
+      ojson{{"reproduced_if", c.rule.reproduced_if}, {"contradicted_if", c.rule.contradicted_if}};
   ojson n = ojson::object();
   for (const auto& x : c.numbers)
     n[x.name] = std::isfinite(x.value) ? ojson(x.value) : ojson(nullptr);

@@ -8,6 +8,7 @@
 
 #include "dpref/accel/accel.hpp"
 #include "reproduce/claims.hpp"
+#include "reproduce/rule.hpp"
 
 namespace dpref::reproduce {
 namespace {
@@ -73,15 +74,16 @@ void nag_opt_best(const options& o, results& out) {
   c.error = "false pass <= P[Bin(20, 1/2) >= 15] = " + fmt(sign_tail(R, kWins)) +
             " (the weakest comparison)";
   c.error_probability = sign_tail(R, kWins);
-  c.result = min_wins >= kWins   ? verdict::reproduced
-             : max_loss >= kWins ? verdict::contradicted
-                                 : verdict::not_reproduced;
+  c.rule = {"min_wins_of_20 >= " + std::to_string(kWins),
+            "max_losses_of_20 >= " + std::to_string(kWins)};
   std::string s;
   for (std::size_t a = 0; a < 6; ++a) {
     c.numbers.push_back({std::string("mean_excess_") + kNames[a], mean(err[a])});
     s += std::string(a ? ", " : "") + kNames[a] + " " + fmt(mean(err[a]));
   }
   c.numbers.push_back({"min_wins_of_20", static_cast<double>(min_wins)});
+  c.numbers.push_back({"max_losses_of_20", static_cast<double>(max_loss)});
+  c.result = decide(c);
   c.summary = "mean F − F*: " + s + "; DP-NAG-opt wins >= " + std::to_string(min_wins) + "/20";
   c.reduced = o.quick;
   c.size = "n = " + std::to_string(n) + ", eps = " + fmt(eps) + ", T = " + std::to_string(T) +
@@ -146,16 +148,17 @@ void secure_cost(const options& o, results& out) {
       "r <= 1.5 is reported not reproduced with probability <= P[N(0,1) > 5] = 2.9e-7";
   c.exact = true;
   c.error_probability = 0;
-  c.result = !(max_eps <= eps) || !all_secure ? verdict::contradicted
-             : ratio - 5 * cr.se <= 1.5       ? verdict::reproduced
-                                              : verdict::not_reproduced;
+  c.rule = {"utility_cost_ratio - 5 * se_ratio <= 1.5",
+            "not (max_certified_eps <= requested_eps) or lattice_only == 0"};
   c.numbers = {{"requested_eps", eps},
                {"max_certified_eps", max_eps},
                {"max_inflation", inflation},
                {"mean_excess_idealised", cr.mean_idealised},
                {"mean_excess_secure", cr.mean_secure},
                {"utility_cost_ratio", ratio},
-               {"se_ratio", cr.se}};
+               {"se_ratio", cr.se},
+               {"lattice_only", all_secure ? 1.0 : 0.0}};
+  c.result = decide(c);
   c.summary = "certified eps <= " + fmt(max_eps) + " (requested " + fmt(eps) +
               "), inflation d 2^k / Δ1 <= " + fmt(inflation) + ", r = " + fmt(ratio) + " +- " +
               fmt(cr.se);

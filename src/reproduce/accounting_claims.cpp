@@ -8,6 +8,7 @@
 #include "dpref/accounting/accounting.hpp"
 #include "dpref/audit/builtin.hpp"
 #include "reproduce/claims.hpp"
+#include "reproduce/rule.hpp"
 
 namespace dpref::reproduce {
 namespace {
@@ -68,9 +69,10 @@ void abadi(const options& o, results& out) {
       "rounded up): reproduced when eps <= 1.26, otherwise not reproduced";
   c.exact = true;
   c.error = "exact (certified upper bound)";
-  c.result = eps <= 1.26 ? verdict::reproduced : verdict::not_reproduced;
+  c.rule = {"certified_eps <= published_eps", ""};
   c.numbers = {
       {"certified_eps", eps}, {"rdp_eps", rdp}, {"published_eps", 1.26}, {"ratio", eps / 1.26}};
+  c.result = decide(c);
   c.summary = "certified eps = " + fmt(eps) + " <= published 1.26 (ratio " + fmt(eps / 1.26) + ")";
   c.reduced = false;
   c.size = "the published setting";
@@ -110,7 +112,7 @@ void exact_gaussian(const options& o, results& out) {
                                           A::accounting_method::best);
     const double secs = since(t1);
     const double ex = exact_gaussian_epsilon(k[0], static_cast<long long>(k[1]), k[2]);
-    ok = ok && cert >= ex;
+    ok = ok && cert >= ex;  // NaN: not ok
     worst = std::min(worst, cert / ex);
     best = std::max(best, cert / ex);
     s += (s.empty() ? "" : "; ") + std::string("sigma ") + fmt(k[0]) + ", k " + fmt(k[1]) + ": " +
@@ -122,8 +124,10 @@ void exact_gaussian(const options& o, results& out) {
              fmt(secs * 1e3) + " ms",
          secs});
   }
-  c.result = ok ? verdict::reproduced : verdict::contradicted;
-  c.numbers = {{"min_ratio", worst}, {"max_ratio", best}};
+  c.rule = {"all_certified_at_least_exact == 1", "all_certified_at_least_exact == 0"};
+  c.numbers = {
+      {"min_ratio", worst}, {"max_ratio", best}, {"all_certified_at_least_exact", ok ? 1.0 : 0.0}};
+  c.result = decide(c);
   c.summary = s;
   c.reduced = false;
   c.size = "three settings";
@@ -147,7 +151,8 @@ void audit_one(const options& o, results& out, const std::string& mech) {
   c.error_probability = r.alpha;
   c.numbers = {{"claimed_eps", r.epsilon},
                {"eps_lower_bound", r.eps_lb},
-               {"samples", static_cast<double>(r.samples)}};
+               {"samples", static_cast<double>(r.samples)},
+               {"violation", r.violation ? 1.0 : 0.0}};  // the auditor's (AUDIT.AUDITOR)
   const std::string lb = "eps lower bound " + fmt(r.eps_lb) + " at 1 - " + fmt(r.alpha) +
                          " confidence vs claimed " + fmt(r.epsilon);
   if (mech == "laplace") {
@@ -158,7 +163,7 @@ void audit_one(const options& o, results& out, const std::string& mech) {
         "(search/test split): contradicted when it exceeds eps; otherwise reproduced (no "
         "violation detected: an audit cannot prove DP)";
     c.error = "false alarm <= alpha = " + fmt(r.alpha);
-    c.result = r.violation ? verdict::contradicted : verdict::reproduced;
+    c.rule = {"violation == 0", "violation == 1"};
   } else {
     c.id = mech == "textbook-laplace" ? "AUDIT.NEG.TEXTBOOK" : "AUDIT.NEG.LAPLACE";
     c.statement =
@@ -169,8 +174,9 @@ void audit_one(const options& o, results& out, const std::string& mech) {
               "at eps = 1 (the auditor has power)";
     c.statistic = "auditor as AUDIT.MECH.LAPLACE: reproduced when it flags a violation";
     c.error = "false alarm <= alpha = " + fmt(r.alpha);
-    c.result = r.violation ? verdict::reproduced : verdict::not_reproduced;
+    c.rule = {"violation == 1", ""};
   }
+  c.result = decide(c);
   c.summary = lb + (r.violation ? " (violation)" : " (no violation)");
   c.reduced = o.quick;
   c.size =

@@ -42,6 +42,13 @@ struct number {
   double value = 0;
 };
 
+/// A claim's decision rule (rule.hpp, REPRO.RULE): boolean expressions over the claim's numbers;
+/// contradicted when contradicted_if holds, else reproduced when reproduced_if holds.
+struct decision_rule {
+  std::string reproduced_if;
+  std::string contradicted_if;  ///< empty: the claim is never contradicted by its statistic
+};
+
 /// One claim of a paper and its outcome in this run. @spec REPRO.CLAIM
 struct claim {
   std::string id;                ///< spec ID (spec/<paper>.md, spec/errata.md or spec/reproduce.md)
@@ -51,11 +58,12 @@ struct claim {
   std::string error;             ///< the error statement in words
   double error_probability = 0;  ///< probability that the verdict is wrong (0: exact)
   bool exact = false;            ///< the verdict is an exact (certified) computation
-  verdict result = verdict::not_reproduced;
-  std::vector<number> numbers;  ///< the measured numbers behind the verdict
-  std::string summary;          ///< the numbers in one line for people
-  bool reduced = false;         ///< ran at reduced (quick) size
-  std::string size;             ///< the size it ran at
+  decision_rule rule;            ///< the one definition of the verdict (REPRO.RULE)
+  verdict result = verdict::not_reproduced;  ///< decide(*this), set after the numbers
+  std::vector<number> numbers;               ///< the measured numbers behind the verdict
+  std::string summary;                       ///< the numbers in one line for people
+  bool reduced = false;                      ///< ran at reduced (quick) size
+  std::string size;                          ///< the size it ran at
   /// The parameters the claim's truth depends on, with the paper's values (e.g. "n: the
   /// paper's data set has 254,654 rows"); empty when the verdict does not depend on the size.
   std::string size_dependence;

@@ -8,6 +8,7 @@
 #include "dpref/network/gossip.hpp"
 #include "dpref/random/gaussian.hpp"
 #include "reproduce/claims.hpp"
+#include "reproduce/rule.hpp"
 
 namespace dpref::reproduce {
 namespace {
@@ -33,8 +34,9 @@ void chain(const options& o, results& out) {
       "reproduced when eps~ <= eps, contradicted when eps~ > eps";
   c.exact = true;
   c.error = "exact (the chain's own formulas)";
-  c.result = ch.eps <= eps ? verdict::reproduced : verdict::contradicted;
+  c.rule = {"chain_eps <= eps", "not (chain_eps <= eps)"};
   c.numbers = {{"eps", eps}, {"sigma", sigma}, {"chain_eps", ch.eps}, {"chain_delta", ch.delta}};
+  c.result = decide(c);
   c.summary = "eps = " + fmt(eps) + ": chain gives eps~ = " + fmt(ch.eps) +
               " (= 1.62 eps + eps^2), delta~ = " + fmt(ch.delta);
   c.reduced = false;
@@ -70,11 +72,12 @@ void fashion(const options& o, results& out) {
       "(an upper bound cannot contradict)";
   c.exact = true;
   c.error = "exact (certified accountant, rounded up)";
-  c.result = r.rdp.eps <= s.eps ? verdict::reproduced : verdict::not_reproduced;
+  c.rule = {"certified_eps <= claimed_eps", ""};  // an upper bound cannot contradict
   c.numbers = {{"sigma", r.sigma},
                {"certified_eps", r.rdp.eps},
                {"claimed_eps", s.eps},
                {"paper_chain_applicable", r.paper_chain_ok ? 1.0 : 0.0}};
+  c.result = decide(c);
   c.summary = "sigma = " + fmt(r.sigma) + " certifies eps = " + fmt(r.rdp.eps) +
               " (claimed 0.8); printed chain applicable: " + (r.paper_chain_ok ? "yes" : "no");
   c.reduced = false;
@@ -137,11 +140,13 @@ void larger_eps(const options& o, results& out) {
       "when eps = 1 is lower in >= 15/20, contradicted when eps = 0.2 is lower in >= 15/20";
   c.error_probability = sign_tail(R, kPass);
   c.error = "P[Bin(20, 1/2) >= 15] = " + fmt(c.error_probability);
-  c.result = w >= kPass       ? verdict::reproduced
-             : R - w >= kPass ? verdict::contradicted
-                              : verdict::not_reproduced;
-  c.numbers = {
-      {"mean_loss_eps_1", mhi}, {"mean_loss_eps_0.2", mlo}, {"eps1_lower_seeds", double(w)}};
+  c.rule = {"eps1_lower_seeds >= " + std::to_string(kPass),
+            "seeds - eps1_lower_seeds >= " + std::to_string(kPass)};
+  c.numbers = {{"mean_loss_eps_1", mhi},
+               {"mean_loss_eps_0.2", mlo},
+               {"eps1_lower_seeds", double(w)},
+               {"seeds", double(R)}};
+  c.result = decide(c);
   c.summary = "F(x) − F*: eps = 1 " + fmt(mhi) + ", eps = 0.2 " + fmt(mlo) + "; eps = 1 lower in " +
               std::to_string(w) + "/20";
   c.reduced = true;  // never the paper's Fashion-MNIST setting (spec/dda.md: 27 min study)
@@ -198,11 +203,10 @@ void secure_cost(const options& o, results& out) {
       "the budget check is exact (certified accountant); r is a Monte-Carlo estimate: a true "
       "r <= 1.5 is reported not reproduced with probability <= P[N(0,1) > 5] = 2.9e-7";
   c.exact = true;
-  const bool met = g.epsilon <= eps && g.delta <= delta;
-  c.result = !met                       ? verdict::contradicted
-             : ratio - 5 * cr.se <= 1.5 ? verdict::reproduced
-                                        : verdict::not_reproduced;
+  c.rule = {"utility_cost_ratio - 5 * se_ratio <= 1.5",
+            "not (certified_eps <= requested_eps and certified_delta <= requested_delta)"};
   c.numbers = {{"requested_eps", eps},
+               {"requested_delta", delta},
                {"certified_eps", g.epsilon},
                {"certified_delta", g.delta},
                {"sigma_idealised", si},
@@ -211,6 +215,7 @@ void secure_cost(const options& o, results& out) {
                {"mean_F_secure", cr.mean_secure},
                {"utility_cost_ratio", ratio},
                {"se_ratio", cr.se}};
+  c.result = decide(c);
   c.summary = "certified eps = " + fmt(g.epsilon) + " <= " + fmt(eps) + ", sigma " + fmt(si) +
               " -> " + fmt(ss) + ", r = " + fmt(ratio) + " +- " + fmt(cr.se);
   c.reduced = o.quick;

@@ -16,6 +16,7 @@
 #include "dpref/ev/study.hpp"
 #include "dpref/io/data_path.hpp"
 #include "reproduce/claims.hpp"
+#include "reproduce/rule.hpp"
 
 namespace dpref::reproduce {
 namespace {
@@ -85,14 +86,12 @@ void flat_in_c(const options& o, results& out) {
       "SE <= log 2, contradicted when |log ratio| - 5 SE > log 2";
   c.error = kZerr;
   c.error_probability = normal_tail(5);
-  const double thr = std::log(2.0);
-  c.result = std::abs(flat.estimate) + 5 * flat.se <= thr  ? verdict::reproduced
-             : std::abs(flat.estimate) - 5 * flat.se > thr ? verdict::contradicted
-                                                           : verdict::not_reproduced;
+  c.rule = {"abs(log_ratio) + 5 * se <= log(2)", "abs(log_ratio) - 5 * se > log(2)"};
   c.numbers = {{"log_ratio", flat.estimate},
                {"se", flat.se},
                {"ratio", std::exp(flat.estimate)},
                {"margin_se", flat.margin_se}};
+  c.result = decide(c);
   c.summary = "m(20)/m(10) = " + fmt(std::exp(flat.estimate)) + " (log " + fmt(flat.estimate) +
               " +- " + fmt(flat.se) + "), band factor 2";
   c.reduced = o.quick;
@@ -133,9 +132,7 @@ void interior_in_K(const options& o, results& out, ev::units u) {
         "the independent set 1 both grid ends exceed K^ by more than 5 paired SE (reproduced); "
         "contradicted when K^ is a grid end and the other end is worse by 5 SE";
     const bool at_end = r.K_best_tight == 0 || r.K_best_tight + 1 == r.K.x.size();
-    c.result = r.interior_tight.holds ? verdict::reproduced
-               : at_end               ? verdict::contradicted
-                                      : verdict::not_reproduced;
+    c.rule = {"interior_holds == 1", "interior_holds == 0 and K_hat_at_grid_end == 1"};
     c.numbers = {{"K_hat", Khat},
                  {"K_hat_at_grid_end", at_end ? 1.0 : 0.0},
                  {"mean_first", chk[0].mean},
@@ -143,7 +140,8 @@ void interior_in_K(const options& o, results& out, ev::units u) {
                  {"mean_last", chk[2].mean},
                  {"margin_se", std::isfinite(r.interior_tight.margin_se)
                                    ? r.interior_tight.margin_se
-                                   : (r.interior_tight.holds ? 1e300 : -1e300)}};
+                                   : (r.interior_tight.holds ? 1e300 : -1e300)},
+                 {"interior_holds", r.interior_tight.holds ? 1.0 : 0.0}};
     c.summary = "K^ = " + fmt(Khat) + "; set 1: K=" + fmt(r.K.x.front()) + " " + fmt(chk[0].mean) +
                 ", K^ " + fmt(chk[1].mean) + ", K=" + fmt(r.K.x.back()) + " " + fmt(chk[2].mean) +
                 " (margin " + fmt(r.interior_tight.margin_se) + " SE beyond 5)";
@@ -163,9 +161,8 @@ void interior_in_K(const options& o, results& out, ev::units u) {
         "paper units: interior-optimum check as EV.STUDY.K (reproduced if it passes); "
         "contradicted when log(max/min) of the set-1 means at the first, best and last K + 5 SE "
         "< log 1.01 (flat within 1%)";
-    c.result = r.interior_tight.holds                    ? verdict::reproduced
-               : spread + 5 * spread_se < std::log(1.01) ? verdict::contradicted
-                                                         : verdict::not_reproduced;
+    c.rule = {"interior_holds == 1",
+              "interior_holds == 0 and log_spread + 5 * log_spread_se < log(1.01)"};
     const bool at_end = r.K_best_tight == 0 || r.K_best_tight + 1 == r.K.x.size();
     c.numbers = {{"K_hat", Khat},
                  {"K_hat_at_grid_end", at_end ? 1.0 : 0.0},
@@ -182,6 +179,7 @@ void interior_in_K(const options& o, results& out, ev::units u) {
                               "% at every K; c must be read in household units (U x m)",
                           "EV_UNITS, dpref reproduce EV.UNITS", true});
   }
+  c.result = decide(c);
   c.seconds = since(t0);
   nlohmann::json s = curve(r.K.x, r.K.tight);
   s["units"] = u == ev::units::household ? "household" : "paper";
@@ -207,14 +205,13 @@ void slope_in_eps(const options& o, results& out) {
       "reproduced when slope + 5 se_mc < -1/4, contradicted when slope - 5 se_mc > -1/4";
   c.error = kZerr;
   c.error_probability = normal_tail(5);
-  c.result = fit.slope + 5 * fit.se_mc < -0.25   ? verdict::reproduced
-             : fit.slope - 5 * fit.se_mc > -0.25 ? verdict::contradicted
-                                                 : verdict::not_reproduced;
+  c.rule = {"slope + 5 * se_mc < -0.25", "slope - 5 * se_mc > -0.25"};
   c.numbers = {{"slope", fit.slope},
                {"se_mc", fit.se_mc},
                {"ci95_fit_lo", fit.ci95_fit_lo},
                {"ci95_fit_hi", fit.ci95_fit_hi},
                {"paper_slope", -0.698}};
+  c.result = decide(c);
   c.summary = "slope " + fmt(fit.slope) + " +- " + fmt(fit.se_mc) + " (fit 95% [" +
               fmt(fit.ci95_fit_lo) + ", " + fmt(fit.ci95_fit_hi) + "]); paper -0.698, bound -0.25";
   c.reduced = o.quick;
@@ -246,9 +243,10 @@ void theorem8(const options& o, results& out) {
       "between the two";
   c.exact = true;
   c.error = "exact (closed form; the search value is an attained distance)";
-  c.result = (tight <= paper && w.distance <= paper * (1 + 1e-12)) ? verdict::reproduced
-                                                                   : verdict::contradicted;
+  c.rule = {"tight <= paper_bound and search_lower_bound <= paper_bound * (1 + 1e-12)",
+            "not (tight <= paper_bound and search_lower_bound <= paper_bound * (1 + 1e-12))"};
   c.numbers = {{"paper_bound", paper}, {"tight", tight}, {"search_lower_bound", w.distance}};
+  c.result = decide(c);
   c.summary = "bound " + fmt(paper) + " holds; exact worst case " + fmt(tight) +
               ", attained by search " + fmt(w.distance);
   c.reduced = o.quick;
@@ -313,9 +311,7 @@ void secure_mode(const options& o, results& out) {
       "at 5 paired SE), else not reproduced";
   c.error = "budget and grid exact; the utility part false alarm <= Phi(-5) = 2.9e-7";
   c.error_probability = normal_tail(5);
-  c.result = !(budget_ok && grid_ok)       ? verdict::contradicted
-             : ratio - 5 * se_ratio <= 1.1 ? verdict::reproduced
-                                           : verdict::not_reproduced;
+  c.rule = {"ratio - 5 * se_ratio <= 1.1", "not (budget_ok == 1 and on_grid == 1)"};
   c.numbers = {{"max_certified_eps", max_eps},
                {"requested_eps", p.epsilon},
                {"budget_ok", budget_ok ? 1.0 : 0.0},
@@ -324,6 +320,7 @@ void secure_mode(const options& o, results& out) {
                {"subopt_secure", ms},
                {"ratio", ratio},
                {"se_ratio", se_ratio}};
+  c.result = decide(c);
   c.summary = "max certified ε " + fmt(max_eps) +
               " <= 0.1, all releases on the lattice; r = " + fmt(ratio) + " +- " + fmt(se_ratio);
   c.reduced = o.quick;

@@ -7,6 +7,7 @@
 #include "dpref/io/dataset.hpp"
 #include "dpref/linesearch/linesearch.hpp"
 #include "reproduce/claims.hpp"
+#include "reproduce/rule.hpp"
 
 namespace dpref::reproduce {
 namespace {
@@ -73,14 +74,14 @@ void headline(const options& o, results& out, bool hinge) {
   c.error_probability = sign_tail(R, kWins);
   c.error = "P[Bin(" + std::to_string(R) + ", 1/2) >= " + std::to_string(kWins) +
             "] = " + fmt(c.error_probability) + " if the two were exchangeable";
-  c.result = blsgd_better >= kWins       ? verdict::reproduced
-             : R - blsgd_better >= kWins ? verdict::contradicted
-                                         : verdict::not_reproduced;
+  c.rule = {"blsgd_lower_seeds >= " + std::to_string(kWins),
+            "seeds - blsgd_lower_seeds >= " + std::to_string(kWins)};
   c.numbers = {{"mean_F_dp_blsgd", mb},
                {"mean_F_dp_sgd", ms},
                {"blsgd_lower_seeds", static_cast<double>(blsgd_better)},
                {"seeds", static_cast<double>(R)},
                {"max_certified_eps", worst_eps}};
+  c.result = decide(c);
   c.summary = "mean F: DP-BLSGD " + fmt(mb) + ", DP-SGD " + fmt(ms) + "; DP-BLSGD lower in " +
               std::to_string(blsgd_better) + "/" + std::to_string(R) + " seeds";
   c.reduced = !full_data;
@@ -103,8 +104,9 @@ void headline(const options& o, results& out, bool hinge) {
                   std::to_string(2 * R) + " runs <= 0.2";
     b.exact = true;
     b.error = "exact (certified accountant, rounded up)";
-    b.result = worst_eps <= 0.2 ? verdict::reproduced : verdict::contradicted;
+    b.rule = {"max_certified_eps <= target", "not (max_certified_eps <= target)"};
     b.numbers = {{"max_certified_eps", worst_eps}, {"target", 0.2}};
+    b.result = decide(b);
     b.summary = "max certified eps " + fmt(worst_eps) + " <= 0.2";
     b.reduced = c.reduced;
     b.size = c.size;
@@ -158,15 +160,16 @@ void secure_cost(const options& o, results& out) {
       "the budget check is exact (certified accountant); r is a Monte-Carlo estimate: a true "
       "r <= 1.5 is reported not reproduced with probability <= P[N(0,1) > 5] = 2.9e-7";
   c.exact = true;
-  c.result = !(max_eps <= 1.0) || !lattice_only ? verdict::contradicted
-             : ratio - 5 * cr.se <= 1.5         ? verdict::reproduced
-                                                : verdict::not_reproduced;
+  c.rule = {"utility_cost_ratio - 5 * se_ratio <= 1.5",
+            "not (max_certified_eps <= requested_eps) or lattice_only == 0"};
   c.numbers = {{"requested_eps", 1.0},
                {"max_certified_eps", max_eps},
                {"mean_sq_dist_idealised", cr.mean_idealised},
                {"mean_sq_dist_secure", cr.mean_secure},
                {"utility_cost_ratio", ratio},
-               {"se_ratio", cr.se}};
+               {"se_ratio", cr.se},
+               {"lattice_only", lattice_only ? 1.0 : 0.0}};
+  c.result = decide(c);
   c.summary = "certified eps <= " + fmt(max_eps) + " (requested 1), r = " + fmt(ratio) + " +- " +
               fmt(cr.se);
   c.reduced = o.quick;

@@ -12,6 +12,7 @@
 #include "dpref/pwa/run.hpp"
 #include "dpref/pwa/study.hpp"
 #include "reproduce/claims.hpp"
+#include "reproduce/rule.hpp"
 
 namespace dpref::reproduce {
 namespace {
@@ -48,15 +49,16 @@ void lowest(const options&, results& out) {
       "4.7534";
   c.error = "false confirmation <= 1e-6 per comparison (CLT; independent philox streams)";
   c.error_probability = 1e-6;
-  c.result = zmin > kZ   ? verdict::reproduced
-             : zrev > kZ ? verdict::contradicted
-                         : verdict::not_reproduced;
+  c.rule = {"z_min > z_threshold", "not (z_min > z_threshold) and z_reverse > z_threshold"};
   c.numbers = {{"subopt_alg2", p.sub.suboptimality},
                {"subopt_MP", p.mp.suboptimality},
                {"subopt_MS", p.ms.suboptimality},
                {"z_min", zmin},
+               {"z_reverse", zrev},
+               {"z_threshold", kZ},
                {"f_opt", p.fopt}};
   if (p.has_me) c.numbers.push_back({"subopt_ME", p.me.suboptimality});
+  c.result = decide(c);
   c.summary = "suboptimality: Alg. 2 " + fmt(p.sub.suboptimality) + ", M_P " +
               fmt(p.mp.suboptimality) + ", M_S " + fmt(p.ms.suboptimality) +
               (p.has_me ? ", M_E " + fmt(p.me.suboptimality) : std::string()) + "; min z " +
@@ -79,7 +81,6 @@ void theorem24(const options&, results& out) {
   so.step = 0.01;
   so.exponential = false;
   const auto p = pwa::run_study_point(pwa::gaussian_instance<double>(1, 20, 2, 1.0, 1.0), so, 12);
-  const double upper = p.sub.suboptimality + 5 * se(p.sub);
   claim c;
   c.id = "PWA.THM24";
   c.paper = "pwa";
@@ -90,10 +91,10 @@ void theorem24(const options&, results& out) {
       "(PWA-E3), which is <= the returned one, so passing on the returned iterate suffices";
   c.error = "false pass <= Phi(-5) = 2.9e-7 (normal approximation)";
   c.error_probability = normal_tail(5);
-  c.result = upper <= p.thm24                                ? verdict::reproduced
-             : p.sub.suboptimality - 5 * se(p.sub) > p.thm24 ? verdict::contradicted
-                                                             : verdict::not_reproduced;
+  c.rule = {"subopt_alg2 + 5 * se <= bound",
+            "not (subopt_alg2 + 5 * se <= bound) and subopt_alg2 - 5 * se > bound"};
   c.numbers = {{"subopt_alg2", p.sub.suboptimality}, {"se", se(p.sub)}, {"bound", p.thm24}};
+  c.result = decide(c);
   c.summary = "measured " + fmt(p.sub.suboptimality) + " +- " + fmt(se(p.sub)) + " <= bound " +
               fmt(p.thm24) + " (" + fmt(p.thm24 / std::max(p.sub.suboptimality, 1e-300)) +
               "x loose)";
@@ -113,7 +114,7 @@ void secure_mode(const options& o, results& out) {
   const double fopt = pwa::solve(prob).value;
   const int runs = o.quick ? 500 : 2000;
   bool budget_ok = true, grid_ok = true;
-  double max_eps = 0, worst_low = -1e300;
+  double max_eps = 0;
   std::vector<number> nums;
   for (const auto a : {pwa::algorithm_kind::perturb_data, pwa::algorithm_kind::perturb_solution}) {
     const bool ms = a == pwa::algorithm_kind::perturb_solution;
@@ -146,7 +147,6 @@ void secure_mode(const options& o, results& out) {
     }
     const cost_ratio cr = paired_cost_ratio(si, ss);
     const double mi = cr.mean_idealised, msec = cr.mean_secure, se_ratio = cr.se, ratio = cr.ratio;
-    worst_low = std::max(worst_low, ratio - 5 * se_ratio);
     const std::string tag = ms ? "MS" : "MP";
     nums.push_back({"ratio_" + tag, ratio});
     nums.push_back({"se_ratio_" + tag, se_ratio});
@@ -165,14 +165,14 @@ void secure_mode(const options& o, results& out) {
       "loss above 10% at 5 paired SE), else not reproduced";
   c.error = "budget and grid exact; the utility part false alarm <= 2 Phi(-5) = 5.7e-7";
   c.error_probability = 2 * normal_tail(5);
-  c.result = !(budget_ok && grid_ok) ? verdict::contradicted
-             : worst_low <= 1.1      ? verdict::reproduced
-                                     : verdict::not_reproduced;
+  c.rule = {"max(ratio_MP - 5 * se_ratio_MP, ratio_MS - 5 * se_ratio_MS) <= 1.1",
+            "not (budget_ok == 1 and on_grid == 1)"};
   c.numbers = {{"max_certified_eps", max_eps},
                {"requested_eps", 0.1},
                {"budget_ok", budget_ok ? 1.0 : 0.0},
                {"on_grid", grid_ok ? 1.0 : 0.0}};
   c.numbers.insert(c.numbers.end(), nums.begin(), nums.end());
+  c.result = decide(c);
   c.summary = "max certified ε " + fmt(max_eps) +
               " <= 0.1, M_S on the lattice; r(M_P) = " + fmt(nums[0].value) + " +- " +
               fmt(nums[1].value) + ", r(M_S) = " + fmt(nums[4].value) + " +- " + fmt(nums[5].value);

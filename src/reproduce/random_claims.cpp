@@ -5,6 +5,7 @@
 #include "dpref/random.hpp"
 #include "dpref/random/fast.hpp"
 #include "reproduce/claims.hpp"
+#include "reproduce/rule.hpp"
 
 namespace dpref::reproduce {
 namespace {
@@ -45,8 +46,6 @@ void agree(const options& o, results& out) {
   const auto frac = [](const agreement& a) {
     return static_cast<double>(a.rounded_equal) / static_cast<double>(a.n);
   };
-  const bool ok = frac(lap) >= 0.999 && frac(ex) >= 0.999 && frac(ga) >= 0.999;
-  const bool leak = lap.widened_identical + ex.widened_identical + ga.widened_identical > 0;
   claim c;
   c.id = "RAND.PRECISION.AGREE";
   c.paper = "random";
@@ -60,7 +59,10 @@ void agree(const options& o, results& out) {
       "otherwise (negative control: the fast 53-bit path must fall below 99.9%)";
   c.exact = true;
   c.error = "exact (deterministic count over the stated draws)";
-  c.result = ok && !leak && frac(fast) < 0.999 ? verdict::reproduced : verdict::contradicted;
+  const std::string holds =
+      "min(agree_laplace, agree_exponential, agree_gaussian) >= 0.999 and widened_identical == 0 "
+      "and control_fast_laplace < 0.999";
+  c.rule = {holds, "not (" + holds + ")"};
   c.numbers = {
       {"agree_laplace", frac(lap)},
       {"agree_exponential", frac(ex)},
@@ -69,6 +71,7 @@ void agree(const options& o, results& out) {
        static_cast<double>(lap.widened_identical + ex.widened_identical + ga.widened_identical)},
       {"control_fast_laplace", frac(fast)},
       {"draws", static_cast<double>(n)}};
+  c.result = decide(c);
   c.summary = "agreement: Laplace " + fmt(100 * frac(lap)) + "%, exponential " +
               fmt(100 * frac(ex)) + "%, Gaussian " + fmt(100 * frac(ga)) + "%; fast-path control " +
               fmt(100 * frac(fast)) + "%";

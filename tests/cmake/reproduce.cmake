@@ -50,3 +50,15 @@ if(TARGET dpref_cli)
                    $<TARGET_FILE:dpref_cli> --only reproduce)
   set_tests_properties(HARD_CATALOGUE_reproduce PROPERTIES LABELS cli TIMEOUT 300)
 endif()
+# REPRO.RULE: the claims' decision-rule evaluator (the one in the CLI), and the scan that every
+# claim is decided by its rule only (REPRO.RULE.ONCE; source scan, no report needed).
+dpref_add_test(reproduce_rule_test LABELS unit
+               SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/unit/reproduce_rule_test.cpp
+                       ${PROJECT_SOURCE_DIR}/src/reproduce/rule.cpp)
+if(TARGET reproduce_rule_test)
+  target_include_directories(reproduce_rule_test PRIVATE ${PROJECT_SOURCE_DIR}/src)
+endif()
+add_test(NAME REPRO_RULE_ONCE_scan COMMAND /usr/bin/python3
+                                           ${PROJECT_SOURCE_DIR}/tests/reproduce/check_reproduce.py
+                                           rules-once ${PROJECT_SOURCE_DIR})
+set_tests_properties(REPRO_RULE_ONCE_scan PROPERTIES LABELS unit TIMEOUT 60)

@@ -16,6 +16,8 @@ usage:
       (REPRO_VERDICT_SIZE_rule), errata (REPRO_ERRATA_rows),
       perf (REPRO_PERF_rows), html (REPRO_HTML_selfcontained), abadi (REPRO_ACC_ABADI_claim),
       exact (REPRO_ACC_EXACT_claim), hinge (REPRO_LS_HINGE_claim).
+  check_reproduce.py rules-once SOURCE_DIR   REPRO_RULE_ONCE_scan: every claim's verdict comes
+      from its rule (decide), and check_verdict has no per-claim rule.
 """
 import html
 import json
@@ -198,79 +200,192 @@ def check_size(d):
     print("ok: size rule and its negative control")
 
 
+class RuleError(Exception):
+    pass
+
+
+def _ieee_div(a, b):
+    if b == 0:
+        if a == 0 or math.isnan(a):
+            return math.nan
+        return math.copysign(math.inf, a) * math.copysign(1.0, b)
+    return a / b
+
+
+def _log(x):
+    return -math.inf if x == 0 else math.nan if x < 0 or math.isnan(x) else math.log(x)
+
+
+def _sqrt(x):
+    return math.nan if x < 0 or math.isnan(x) else math.sqrt(x)
+
+
+def _exp(x):
+    try:
+        return math.exp(x)
+    except OverflowError:
+        return math.inf
+
+
+def _min(*a):
+    v = a[0]
+    for x in a:
+        v = x if x < v else v
+    return v
+
+
+def _max(*a):
+    v = a[0]
+    for x in a:
+        v = x if x > v else v
+    return v
+
+
+FUNCS = {"abs": (1, abs), "sqrt": (1, _sqrt), "log": (1, _log), "exp": (1, _exp),
+         "min": (2, _min), "max": (2, _max)}
+
+
+def eval_rule(expr, numbers):
+    """REPRO.RULE: the value of a claim's exported decision rule on its reported numbers.
+    An independent evaluator of the grammar of src/reproduce/rule.hpp (a subset of Python's
+    expression syntax): IEEE semantics (NaN compares false, x/0 is +-inf), booleans 1 / 0, one
+    comparison per operand pair, names only from the claim's numbers (null = NaN)."""
+    import ast
+
+    def ev(n):
+        if isinstance(n, ast.Expression):
+            return ev(n.body)
+        if isinstance(n, ast.BoolOp):
+            vals = [ev(v) for v in n.values]
+            if isinstance(n.op, ast.And):
+                return float(all(v != 0 for v in vals))
+            return float(any(v != 0 for v in vals))
+        if isinstance(n, ast.UnaryOp) and isinstance(n.op, ast.Not):
+            return float(ev(n.operand) == 0)
+        if isinstance(n, ast.UnaryOp) and isinstance(n.op, ast.USub):
+            return -ev(n.operand)
+        if isinstance(n, ast.Compare):
+            if len(n.ops) != 1:
+                raise RuleError(f"{expr!r}: chained comparison")
+            a, b, op = ev(n.left), ev(n.comparators[0]), n.ops[0]
+            table = {ast.Lt: a < b, ast.LtE: a <= b, ast.Gt: a > b, ast.GtE: a >= b,
+                     ast.Eq: a == b, ast.NotEq: a != b}
+            if type(op) not in table:
+                raise RuleError(f"{expr!r}: operator {type(op).__name__}")
+            return float(table[type(op)])
+        if isinstance(n, ast.BinOp):
+            a, b = ev(n.left), ev(n.right)
+            if isinstance(n.op, ast.Add):
+                return a + b
+            if isinstance(n.op, ast.Sub):
+                return a - b
+            if isinstance(n.op, ast.Mult):
+                return a * b
+            if isinstance(n.op, ast.Div):
+                return _ieee_div(a, b)
+            raise RuleError(f"{expr!r}: operator {type(n.op).__name__}")
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id in FUNCS:
+            arity, f = FUNCS[n.func.id]
+            args = [ev(a) for a in n.args]
+            if n.keywords or (arity == 1 and len(args) != 1) or (arity == 2 and len(args) < 2):
+                raise RuleError(f"{expr!r}: {n.func.id} with {len(args)} argument(s)")
+            return float(f(*args))
+        if isinstance(n, ast.Constant) and type(n.value) in (int, float):
+            return float(n.value)
+        if isinstance(n, ast.Name):
+            if n.id not in numbers:
+                raise RuleError(f"{expr!r}: unknown number {n.id!r}")
+            v = numbers[n.id]
+            return math.nan if v is None else float(v)
+        raise RuleError(f"{expr!r}: unsupported syntax {type(n).__name__}")
+
+    return ev(ast.parse(expr, mode="eval"))
+
+
+def rule_verdict(rule, numbers):
+    if rule["contradicted_if"] and eval_rule(rule["contradicted_if"], numbers) != 0:
+        return "contradicted"
+    return "reproduced" if eval_rule(rule["reproduced_if"], numbers) != 0 else "not reproduced"
+
+
 def check_verdict(d):
-    """Re-derives the statistical verdicts from the numbers with the rules of spec/reproduce.md,
-    then the reported verdict from them with the size rule."""
+    """REPRO.RULE: every statistic verdict is its exported rule re-evaluated (independently) on
+    the reported numbers; the rule itself is defined once, in the claim's job. Then the
+    independent re-derivations of a few numbers, and the spec's known findings."""
     rep = load(d)
-    V = ("reproduced", "not reproduced", "contradicted")
-    def expect(cid, got, want):
-        if got != want:
-            fail(f"{cid}: verdict {got!r}, the numbers give {want!r}")
-        print(f"ok: {cid}: {got}")
     for c in rep["claims"]:
-        n, cid, v = c["numbers"], c["id"], c["statistic_verdict"]
-        if cid == "EV.STUDY.C":
-            a, se, t = abs(n["log_ratio"]), n["se"], math.log(2)
-            expect(cid, v, V[0] if a + 5 * se <= t else V[2] if a - 5 * se > t else V[1])
-        elif cid == "EV.STUDY.EPS":
-            s, se = n["slope"], n["se_mc"]
-            expect(cid, v, V[0] if s + 5 * se < -0.25 else V[2] if s - 5 * se > -0.25 else V[1])
-        elif cid == "EV.UNITS":
-            flat = n["log_spread"] + 5 * n["log_spread_se"] < math.log(1.01)
-            expect(cid, v, V[0] if n["interior_holds"] else V[2] if flat else V[1])
-        elif cid == "EV.STUDY.K":
-            expect(cid, v, V[0] if n["margin_se"] > 0 else V[2] if n["K_hat_at_grid_end"] else V[1])
-        elif cid in ("LS.CLAIM.HEADLINE", "REPRO.LS.HINGE"):
-            R, w = int(n["seeds"]), int(n["blsgd_lower_seeds"])
-            k = 9 if R == 10 else 15
-            if abs(c["error_probability"] - sign_tail(R, k)) > 1e-12:
-                fail(f"{cid}: error probability {c['error_probability']} != {sign_tail(R, k)}")
-            expect(cid, v, V[0] if w >= k else V[2] if R - w >= k else V[1])
-        elif cid == "DDA.CLAIMS.EPS":
-            w = int(n["eps1_lower_seeds"])
-            expect(cid, v, V[0] if w >= 15 else V[2] if 20 - w >= 15 else V[1])
-        elif cid == "DDA-E1":
-            expect(cid, v, V[0] if n["chain_eps"] <= n["eps"] else V[2])
-        elif cid == "DDA.PRIV.A":
-            expect(cid, v, V[0] if n["certified_eps"] <= n["claimed_eps"] else V[1])
-        elif cid == "EV.THM8":
-            ok = n["tight"] <= n["paper_bound"] and n["search_lower_bound"] <= n["paper_bound"]
-            expect(cid, v, V[0] if ok else V[2])
-            # errata EV-E1, derived here: sqrt(dr^2 + (dr + dE)^2) at dr = 13.2, dE = 12
-            if abs(n["tight"] - math.hypot(13.2, 25.2)) > 1e-9 or n["paper_bound"] != 38.4:
-                fail(f"{cid}: tight {n['tight']} / paper {n['paper_bound']}")
-        elif cid == "RAND.PRECISION.AGREE":
-            ok = (min(n["agree_laplace"], n["agree_exponential"], n["agree_gaussian"]) >= 0.999
-                  and n["widened_identical"] == 0 and n["control_fast_laplace"] < 0.999)
-            expect(cid, v, V[0] if ok else V[2])
-        elif cid == "SEC.EV":  # spec/ev.md SEC.EV.COST: exact budget/grid, then r - 5 SE <= 1.1
-            exact_ok = n["budget_ok"] == 1 and n["on_grid"] == 1
-            low = n["ratio"] - 5 * n["se_ratio"]
-            expect(cid, v, V[2] if not exact_ok else V[0] if low <= 1.1 else V[1])
-        elif cid == "SEC.PWA":  # spec/pwa.md SEC.PWA.COST: the same rule, both mechanisms
-            exact_ok = n["budget_ok"] == 1 and n["on_grid"] == 1
-            low = max(n["ratio_MP"] - 5 * n["se_ratio_MP"], n["ratio_MS"] - 5 * n["se_ratio_MS"])
-            expect(cid, v, V[2] if not exact_ok else V[0] if low <= 1.1 else V[1])
-        elif cid in ("SEC.ACCEL.COST", "SEC.LINESEARCH.COST", "SEC.DDA.COST"):
-            # exact budget, then r - 5 SE <= 1.5 (spec/reproduce.md, the SEC cost rule)
-            over = n["max_certified_eps" if cid != "SEC.DDA.COST" else "certified_eps"] > n["requested_eps"]
-            low = n["utility_cost_ratio"] - 5 * n["se_ratio"]
-            if not (n["se_ratio"] >= 0):
-                fail(f"{cid}: se_ratio {n['se_ratio']}")
-            expect(cid, v, V[2] if over else V[0] if low <= 1.5 else V[1])
-        elif cid == "LS.CLAIM.BUDGET":
-            expect(cid, v, V[0] if n["max_certified_eps"] <= 0.2 else V[2])
-        elif cid == "AUDIT.MECH.LAPLACE":
-            expect(cid, v, V[2] if n["eps_lower_bound"] > n["claimed_eps"] else V[0])
-        elif cid in ("AUDIT.NEG.LAPLACE", "AUDIT.NEG.TEXTBOOK"):
-            expect(cid, v, V[0] if n["eps_lower_bound"] > n["claimed_eps"] else V[1])
+        want = rule_verdict(c["rule"], c["numbers"])
+        if c["statistic_verdict"] != want:
+            fail(f"{c['id']}: verdict {c['statistic_verdict']!r}, its rule on its numbers gives "
+                 f"{want!r} (rule {c['rule']})")
+        print(f"ok: {c['id']}: {want} ({c['rule']['reproduced_if']})")
+    # negative controls of the evaluator: a changed number flips a verdict; bad rules refused
+    ab = claim(rep, "REPRO.ACC.ABADI")
+    if rule_verdict(ab["rule"], dict(ab["numbers"], certified_eps=2.0)) != "not reproduced":
+        fail("rule evaluator: REPRO.ACC.ABADI at certified eps 2 is still reproduced")
+    e1 = claim(rep, "DDA-E1")
+    if rule_verdict(e1["rule"], dict(e1["numbers"], chain_eps=0.1)) != "reproduced":
+        fail("rule evaluator: DDA-E1 with chain_eps 0.1 is not reproduced")
+    for bad in ("1 < 2 < 3", "unknown_name > 0", "__import__('os')", "x[0]", "log(1, 2)"):
+        try:
+            eval_rule(bad, {"x": 1.0})
+            fail(f"rule evaluator accepted {bad!r}")
+        except RuleError:
+            pass
+    if eval_rule("x > 0 or not (x > 0)", {"x": None}) != 1 or eval_rule("x < 1", {"x": None}) != 0:
+        fail("rule evaluator: NaN semantics")
+    print("ok: rule evaluator negative controls")
+    # independent re-derivations (not the rules): error probabilities and errata values
+    for cid in ("LS.CLAIM.HEADLINE", "REPRO.LS.HINGE"):
+        c = claim(rep, cid)
+        R = int(c["numbers"]["seeds"])
+        k = 9 if R == 10 else 15
+        if abs(c["error_probability"] - sign_tail(R, k)) > 1e-12:
+            fail(f"{cid}: error probability {c['error_probability']} != {sign_tail(R, k)}")
+    n = claim(rep, "EV.THM8")["numbers"]
+    # errata EV-E1, derived here: sqrt(dr^2 + (dr + dE)^2) at dr = 13.2, dE = 12
+    if abs(n["tight"] - math.hypot(13.2, 25.2)) > 1e-9 or n["paper_bound"] != 38.4:
+        fail(f"EV.THM8: tight {n['tight']} / paper {n['paper_bound']}")
     # the known findings (spec): the claims that must come out this way at the quick size
+    V = ("reproduced", "not reproduced", "contradicted")
     for cid, want in (("EV.UNITS", V[2]), ("DDA-E1", V[2]),
                       ("LS.CLAIM.HEADLINE", "inconclusive at this size"),
                       ("EV.STUDY.K", V[0]), ("AUDIT.NEG.LAPLACE", V[0])):
         got = claim(rep, cid)["verdict"]
         if got != want:
             fail(f"{cid}: {got!r}, spec finding is {want!r}")
+
+
+def check_rules_once(root):
+    """REPRO.RULE.ONCE: a claim's verdict is decided only by its rule. In src/reproduce every
+    claim's `result` is assigned from decide() and every job sets a rule; this checker's own
+    verdict mode has no per-claim branch. Negative control: a synthetic job assigning a verdict
+    directly is flagged."""
+    root = pathlib.Path(root)
+    assign = re.compile(r"\b\w+\.result\s*=(?!=)\s*(\S+)")
+
+    def problems_in(text, name):
+        out = [f"{name}: verdict assigned without decide(): {m.group(0).strip()}"
+               for m in assign.finditer(text) if not m.group(1).startswith("decide(")]
+        if "claim " in text and ".rule = " not in text:
+            out.append(f"{name}: claims without a rule")
+        return out
+
+    probs = []
+    for f in sorted((root / "src" / "reproduce").glob("*_claims.cpp")):
+        probs += problems_in(f.read_text(), f.name)
+    src = pathlib.Path(__file__).read_text()
+    body = src[src.index("def check_verdict(d):"):src.index("def check_rules_once(root):")]
+    body = body[:body.index("# independent re-derivations")]
+    if re.search(r"\bcid\s*==|elif cid", body):
+        probs.append("check_reproduce.py: check_verdict has a per-claim rule")
+    if probs:
+        fail("; ".join(probs))
+    neg = problems_in("claim c;\n  c.rule = {\"x > 0\", \"\"};\n  c.result = verdict::reproduced;",
+                      "synthetic")
+    if len(neg) != 1:
+        fail(f"negative control not flagged exactly once: {neg}")
+    print("ok: every claim decided by its rule only; negative control flagged")
 
 
 def check_errata(d):
@@ -425,5 +540,5 @@ if __name__ == "__main__":
         sys.exit(flags(sys.argv[2], sys.argv[3]))
     {"schema": check_schema, "verdict": check_verdict, "size": check_size, "errata": check_errata,
      "perf": check_perf, "html": check_html, "abadi": check_abadi, "exact": check_exact,
-     "hinge": check_hinge}[mode](sys.argv[2])
+     "hinge": check_hinge, "rules-once": check_rules_once}[mode](sys.argv[2])
     sys.exit(0)
