@@ -18,6 +18,7 @@
 #include "commands.hpp"
 #include "dpref/dda/calibration.hpp"
 #include "dpref/dda/dp_dda.hpp"
+#include "dpref/dda/ledger.hpp"
 #include "dpref/dda/problem.hpp"
 #include "dpref/dda/run_json.hpp"
 #include "dpref/io/dataset.hpp"

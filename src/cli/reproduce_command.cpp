@@ -1,8 +1,8 @@
-// `dpref reproduce [--quick|--full] [--papers ev,pwa,...] --out DIR` (spec/reproduce.md): runs
-// every paper's declared claims (src/reproduce/), the performance rows and the sampler
-// comparison with numpy, writes DIR/report.json (spec/schema/report.schema.json) and
-// DIR/report.html (scripts/report_html.py, started with posix_spawn), and ends with the verdict
-// table and the path of the HTML report.
+// `dpref reproduce [--quick|--full] [--papers ev,pwa,...] [--claims ID,...] --out DIR`
+// (spec/reproduce.md): runs every paper's declared claims (or the listed ones) (src/reproduce/),
+// the performance rows and the sampler comparison with numpy, writes DIR/report.json
+// (spec/schema/report.schema.json) and DIR/report.html (scripts/report_html.py, started with
+// posix_spawn), and ends with the verdict table and the path of the HTML report.
 #include <unistd.h>
 
 #include <chrono>
@@ -31,7 +31,7 @@ using ojson = nlohmann::ordered_json;
 
 struct reproduce_state {
   bool quick = false, full = false, no_html = false;
-  std::string papers, out, python = "/usr/bin/python3";
+  std::string papers, claims, out, python = "/usr/bin/python3";
 };
 
 /// The exact command line (from /proc/self/cmdline).
@@ -119,6 +119,37 @@ std::vector<std::string> parse_papers(const std::string& text) {
     bool dup = false;
     for (const auto& o : out) dup = dup || o == p;
     if (!dup) out.push_back(p);
+  }
+  return out;
+}
+
+/// --claims: a comma-separated list of claim IDs (the jobs' names), each a claim of one of the
+/// selected papers; empty: every claim. @throws invalid_argument naming the unknown ID
+std::vector<std::string> parse_claims(const std::string& text,
+                                      const std::vector<std::string>& papers) {
+  std::vector<std::string> out;
+  if (text.empty()) return out;
+  const auto jobs = rp::all_jobs();
+  std::stringstream ss(text);
+  for (std::string id; std::getline(ss, id, ',');) {
+    const rp::job* found = nullptr;
+    for (const auto& j : jobs)
+      if (!j.perf && j.name == id) found = &j;
+    if (!found) {
+      std::string all;
+      for (const auto& j : jobs)
+        if (!j.perf) all += (all.empty() ? "" : ", ") + j.name;
+      throw std::invalid_argument("--claims must be a comma-separated list of claim IDs (" + all +
+                                  "), got '" + id + "'");
+    }
+    bool in_papers = false;
+    for (const auto& p : papers) in_papers = in_papers || p == found->paper;
+    if (!in_papers)
+      throw std::invalid_argument("--claims " + id + " is a claim of paper " + found->paper +
+                                  ", which --papers does not select");
+    bool dup = false;
+    for (const auto& o : out) dup = dup || o == id;
+    if (!dup) out.push_back(id);
   }
   return out;
 }
@@ -254,6 +285,7 @@ void run_reproduce(const reproduce_state& st) {
   const auto t0 = std::chrono::steady_clock::now();
   // Everything that can be refused is refused before any work (ARCH.CLI).
   const auto papers = parse_papers(st.papers);
+  const auto selected = parse_claims(st.claims, papers);
   std::string html_script, sampler_script;
   if (!st.no_html) {
     check_executable(st.python, "--python");
@@ -269,8 +301,13 @@ void run_reproduce(const reproduce_state& st) {
 
   std::vector<rp::job> jobs;
   for (auto& j : rp::all_jobs()) {
-    bool want = j.perf;
-    for (const auto& p : papers) want = want || j.paper == p;
+    bool want = j.perf && selected.empty();  // --claims runs those claims only
+    for (const auto& p : papers) want = want || (!j.perf && j.paper == p);
+    if (!selected.empty() && !j.perf) {
+      bool listed = false;
+      for (const auto& id : selected) listed = listed || id == j.name;
+      want = want && listed;
+    }
     if (want) jobs.push_back(std::move(j));
   }
   rp::results res;
@@ -313,7 +350,7 @@ void run_reproduce(const reproduce_state& st) {
                  res.claims.size() - before, s, el, rem);
   }
   double samplers_s = 0;
-  if (!st.no_html) {
+  if (!st.no_html && selected.empty()) {
     const auto ts = std::chrono::steady_clock::now();
     sampler_rows(st, sampler_script, quick, res.perf);
     samplers_s = rp::since(ts);
@@ -340,6 +377,7 @@ void run_reproduce(const reproduce_state& st) {
   j["argv"] = argv;
   j["mode"] = quick ? "quick" : "full";
   j["papers"] = papers;
+  if (!selected.empty()) j["selected_claims"] = selected;
   j["version"] = std::string(dpref::version);
   j["commit"] = commit();
   j["started"] = utc_now();
@@ -417,6 +455,9 @@ void register_reproduce_command(CLI::App& app) {
       "--papers", st->papers,
       "comma-separated subset of ev, pwa, accel, linesearch, dda, accounting, audit, random "
       "(default: all)");
+  cmd->add_option("--claims", st->claims,
+                  "comma-separated claim IDs to run (default: all of the selected papers; with "
+                  "--claims no performance rows are measured)");
   cmd->add_option("--out", st->out, "output folder (created; checked writable before any work)")
       ->required();
   cmd->add_option("--python", st->python,

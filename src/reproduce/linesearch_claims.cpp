@@ -95,19 +95,55 @@ void headline(const options& o, results& out, bool hinge) {
   c.below_paper_size = !full_data;
   c.seconds = since(t0);
   out.claims.push_back(c);
-  if (!hinge) {  // LS.CLAIM.BUDGET: certified eps <= target for every run above
+  if (!hinge) {  // LS.CLAIM.BUDGET: certified eps <= target for every run above, and more
+    // every algorithm's accountant at other budgets: DP-BLSGD at eps = 0.05 (orders up to 500
+    // needed at delta = 1e-8), every algorithm at eps = 1.6 (orders 2..128); the guarantee is the
+    // ledger's total, re-accounted
+    double worst_ratio = 0, ledger_mismatch = 0;
+    const auto budget = [&](const ls::params<double>& p, std::uint64_t seed) {
+      const auto r = ls::run(P, p, philox_stream(seed));
+      worst_ratio = std::max(worst_ratio, double(r.privacy.guarantee.epsilon / p.epsilon));
+      if (r.privacy.ledger.total().epsilon != r.privacy.guarantee.epsilon) ledger_mismatch += 1;
+    };
+    ls::params<double> p;
+    p.epsilon = 0.05;
+    budget(p, 3000);
+    p.epsilon = 1.6;
+    p.max_order = 128;
+    budget(p, 3000);
+    p.algorithm = ls::algorithm::blsgd_ac;
+    budget(p, 3000);
+    p.algorithm = ls::algorithm::blsgd;
+    p.noise = ls::btls_noise::gaussian;
+    budget(p, 3000);
+    p.noise = ls::btls_noise::laplace;
+    p.algorithm = ls::algorithm::blgd;
+    budget(p, 3000);
+    p.algorithm = ls::algorithm::dpagd;
+    budget(p, 3000);
+    p.algorithm = ls::algorithm::dpsgd;
+    budget(p, 4000);
     claim b;
     b.id = "LS.CLAIM.BUDGET";
     b.paper = "linesearch";
-    b.statement = "§4.3: DP-BLSGD and DP-SGD end within the privacy budget eps = 0.2";
+    b.statement = "§4.3: every algorithm's accountant ends within the privacy budget";
     b.statistic = "largest certified eps (accountant on the run's ledger, delta = 1e-8) over the " +
-                  std::to_string(2 * R) + " runs <= 0.2";
+                  std::to_string(2 * R) +
+                  " runs above <= 0.2; DP-BLSGD at eps = 0.05 and blsgd, blsgd_ac, blsgd with "
+                  "Gaussian BTLS noise, blgd, dpagd, dpsgd at eps = 1.6: certified eps / target "
+                  "<= 1, each the total of the run's ledger re-accounted";
     b.exact = true;
     b.error = "exact (certified accountant, rounded up)";
-    b.rule = {"max_certified_eps <= target", "not (max_certified_eps <= target)"};
-    b.numbers = {{"max_certified_eps", worst_eps}, {"target", 0.2}};
+    b.rule = {"max_certified_eps <= target and max_eps_over_target <= 1 and ledger_mismatches == 0",
+              "not (max_certified_eps <= target and max_eps_over_target <= 1 and "
+              "ledger_mismatches == 0)"};
+    b.numbers = {{"max_certified_eps", worst_eps},
+                 {"target", 0.2},
+                 {"max_eps_over_target", worst_ratio},
+                 {"ledger_mismatches", ledger_mismatch}};
     b.result = decide(b);
-    b.summary = "max certified eps " + fmt(worst_eps) + " <= 0.2";
+    b.summary = "max certified eps " + fmt(worst_eps) + " <= 0.2; other budgets: max eps/target " +
+                fmt(worst_ratio);
     b.reduced = c.reduced;
     b.size = c.size;
     b.seconds = 0;
@@ -115,8 +151,8 @@ void headline(const options& o, results& out, bool hinge) {
   }
 }
 
-/// SEC.LINESEARCH.COST (claim): secure output perturbation meets the requested ε for the
-/// released doubles; utility cost ratio r = mean excess objective secure / idealised.
+/// SEC.LINESEARCH.COST (claim): secure output perturbation and DP-SGD meet the requested ε for
+/// the released doubles; utility cost ratios r = mean excess secure / idealised (same streams).
 void secure_cost(const options& o, results& out) {
   const auto t0 = std::chrono::steady_clock::now();
   const int R = o.quick ? 40 : 200;
@@ -145,35 +181,66 @@ void secure_cost(const options& o, results& out) {
   }
   const cost_ratio cr = paired_cost_ratio(ei, es);
   const double ratio = cr.ratio;
+  // DP-SGD (μ = 1e-3, q = 0.1, T = 50, η = 1) at the reference setting n = 20000 (the secure
+  // noise multiplier is 9.2x the idealised one, spec/linesearch.md SEC.LINESEARCH.COST: at
+  // n = 2000 the excess ratio is 11.5): excess objective F(w) − F(w*), same streams
+  s.mu = 1e-3;
+  s.synthetic_n = 20000;
+  const auto Q = linesearch::make_problem(s);
+  const double Fq = *linesearch::run(Q, np, philox_stream(1)).diagnostics.objective;
+  std::vector<double> gi, gs;
+  const int Rs = o.quick ? 10 : 40;
+  for (int r = 0; r < Rs; ++r) {
+    linesearch::params<double> p;
+    p.algorithm = linesearch::algorithm::dpsgd;
+    p.epsilon = 1;
+    p.max_order = 64;
+    const philox_stream st(20261121, static_cast<std::uint64_t>(r));
+    gi.push_back(Q.value(linesearch::run(Q, p, st).w) - Fq);
+    p.release = noise_mode::secure;
+    const auto rs = linesearch::run(Q, p, st);
+    gs.push_back(Q.value(rs.w) - Fq);
+    max_eps = std::max(max_eps, rs.privacy.guarantee.epsilon);
+    for (const auto& e : rs.privacy.ledger.events())
+      lattice_only = lattice_only && e.kind() == "snapped_gaussian";
+  }
+  const cost_ratio cs = paired_cost_ratio(gi, gs);
   claim c;
   c.id = "SEC.LINESEARCH.COST";
   c.paper = "linesearch";
   c.statement =
-      "secure mode (release = secure, issue 20) of output perturbation meets the requested "
-      "budget for the released doubles; utility cost ratio r = mean ‖w − w*‖² (secure) / "
-      "(idealised)";
+      "secure mode (release = secure, issue 20) of output perturbation and DP-SGD meets the "
+      "requested budget for the released doubles; utility cost ratios r = mean ‖w − w*‖² "
+      "(outpert) and mean F(w) − F(w*) (DP-SGD), secure / idealised";
   c.statistic =
-      "R runs with the same streams: reproduced when every secure ledger is lattice-only with "
-      "certified ε <= 1 (exact) and r − 5 se <= 1.5 (se by the paired differences); "
-      "contradicted when some certified ε exceeds 1";
+      "R runs each with the same streams: reproduced when every secure ledger is lattice-only "
+      "with certified ε <= 1 (exact) and r − 5 se <= 1.5 for both algorithms (se by the paired "
+      "differences); contradicted when some certified ε exceeds 1";
   c.error =
       "the budget check is exact (certified accountant); r is a Monte-Carlo estimate: a true "
       "r <= 1.5 is reported not reproduced with probability <= P[N(0,1) > 5] = 2.9e-7";
   c.exact = true;
-  c.rule = {"utility_cost_ratio - 5 * se_ratio <= 1.5",
-            "not (max_certified_eps <= requested_eps) or lattice_only == 0"};
+  c.rule = {
+      "utility_cost_ratio - 5 * se_ratio <= 1.5 and dpsgd_cost_ratio - 5 * dpsgd_se_ratio "
+      "<= 1.5",
+      "not (max_certified_eps <= requested_eps) or lattice_only == 0"};
   c.numbers = {{"requested_eps", 1.0},
                {"max_certified_eps", max_eps},
                {"mean_sq_dist_idealised", cr.mean_idealised},
                {"mean_sq_dist_secure", cr.mean_secure},
                {"utility_cost_ratio", ratio},
                {"se_ratio", cr.se},
+               {"dpsgd_mean_excess_idealised", cs.mean_idealised},
+               {"dpsgd_mean_excess_secure", cs.mean_secure},
+               {"dpsgd_cost_ratio", cs.ratio},
+               {"dpsgd_se_ratio", cs.se},
                {"lattice_only", lattice_only ? 1.0 : 0.0}};
   c.result = decide(c);
   c.summary = "certified eps <= " + fmt(max_eps) + " (requested 1), r = " + fmt(ratio) + " +- " +
-              fmt(cr.se);
+              fmt(cr.se) + " (outpert), " + fmt(cs.ratio) + " +- " + fmt(cs.se) + " (DP-SGD)";
   c.reduced = o.quick;
-  c.size = "synthetic n = 2000, d = 10, mu = 0.01, outpert, R = " + std::to_string(R);
+  c.size = "synthetic d = 10: outpert (n = 2000, mu = 0.01) R = " + std::to_string(R) +
+           ", DP-SGD (n = 20000, mu = 1e-3) R = " + std::to_string(Rs);
   c.seconds = since(t0);
   out.claims.push_back(c);
 }

@@ -22,6 +22,7 @@
 #include "dpref/audit/events.hpp"
 #include "dpref/dda/calibration.hpp"
 #include "dpref/dda/dp_dda.hpp"
+#include "dpref/dda/ledger.hpp"
 #include "dpref/dda/problem.hpp"
 #include "dpref/network/gossip.hpp"
 
@@ -107,7 +108,7 @@ dda::privacy_setup<double> round_setup(bool hidden) {
 }
 
 TEST(DDA_AUDIT_ROUND, CalibrationCPerRoundGuaranteePasses) {
-  const auto g = dda::rdp_guarantee(round_setup(false), kSigma);
+  const auto g = dda::ledger_guarantee(round_setup(false), kSigma);
   const std::vector<neighbour_pair<int>> pairs{{"node 0: {-1,-1} vs {-1,+1}", 0, 1}};
   const auto r =
       run_audit<int, Eigen::VectorXd>(one_round{}, pairs, families(), config(801, g.eps));
@@ -117,7 +118,7 @@ TEST(DDA_AUDIT_ROUND, CalibrationCPerRoundGuaranteePasses) {
 }
 
 TEST(DDA_AUDIT_NEG_HIDDEN, IotaOverQClaimIsFlaggedWhenTheActiveSetIsObservable) {
-  const auto g = dda::rdp_guarantee(round_setup(true), kSigma);  // ι/q amplification
+  const auto g = dda::ledger_guarantee(round_setup(true), kSigma);  // ι/q amplification
   const std::vector<neighbour_pair<int>> pairs{{"node 0: {-1,-1} vs {-1,+1}", 0, 1}};
   const auto r =
       run_audit<int, Eigen::VectorXd>(one_round{}, pairs, families(), config(802, g.eps));

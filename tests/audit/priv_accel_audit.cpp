@@ -20,11 +20,13 @@
 // on 64 streams per dataset and mode (EngineIsTheShippedRelease).
 // Negative controls (enforcement switched off in the test only): D″ built with its own bound
 // 100B (the constructor's parameter; no hook in shipped code) and run by the same engine with the
-// plan of the declared B: the release is flagged (ε_lb > claimed ε), idealised and secure.
+// plan of the declared B: the idealised release is flagged (ε_lb > claimed ε); the secure one
+// passes, because the lattice bounds each example's share by itself (SEC.LAPLACE.SUM), and is
+// flagged only when that ball is removed too (the coordinate-clamped vector form).
 // Events: thresholds on the projection of x1 onto μ(D′) − μ(D) and on the l1 likelihood-ratio
 // statistic Σ_i |y_i − μ′_i| − |y_i − μ_i| (μ = x0 − α∇F(x0) the noiseless step of the pair).
 // Statistical plan: 2^17 search + 2^17 test samples per side, one pair per audit, false-alarm
-// probability 1e-6 per audit (auditor's Clopper–Pearson bounds), seeds 2701–2704; one thread.
+// probability 1e-6 per audit (auditor's Clopper–Pearson bounds), seeds 2701–2705; one thread.
 // Passing audits also show power: ε_lb >= 0.5 ε (the pair is tight).
 #include <gtest/gtest.h>
 
@@ -127,9 +129,24 @@ std::vector<audit::event_family<vec>> families(const neighbour_pair<problem>& pr
               -1.001 * r, 1.001 * r, 200)};
 }
 
+/// Negative control of the lattice's own enforcement: x1 = x0 − α g̃ with g̃ the coordinate-clamped
+/// snapped Laplace of the floating-point gradient (accel's secure step before SEC.LAPLACE.SUM),
+/// with the declared bound's lattice parameters; a deliberately broken mechanism, test only.
+vec release_without_lattice_ball(const one_step& o, const problem& P, philox_stream& s) {
+  const std::uint64_t seed = s(), id = s();
+  philox_stream step = philox_stream(seed, id).substream(0);
+  mechanisms::snapped_laplace_params coords = o.pl.snapped.front();
+  coords.shape = mechanisms::clamp_set::coordinates;
+  coords.record_radius = 0;
+  const vec x0 = start();
+  return x0 - kStep * mechanisms::snapped_laplace(step, P.gradient(x0), coords);
+}
+
 audit::audit_report audit_pair(const one_step& o, neighbour_pair<problem> pair, double claimed,
-                               std::uint64_t seed) {
-  const auto m = [&o](const problem& P, philox_stream& s) { return release(o, P, s); };
+                               std::uint64_t seed, bool lattice_ball = true) {
+  const auto m = [&o, lattice_ball](const problem& P, philox_stream& s) {
+    return lattice_ball ? release(o, P, s) : release_without_lattice_ball(o, P, s);
+  };
   const double scale = kStep * o.pl.b.front();
   const auto fams = [scale](const neighbour_pair<problem>& pr) { return families(pr, scale); };
   audit::audit_config c;
@@ -217,17 +234,25 @@ TEST(PRIV_ACCEL_AUDIT, ShippedReleasePassesSecure) {
   EXPECT_GE(r.eps_lb, 0.5 * eps);
 }
 
-TEST(PRIV_ACCEL_AUDIT, UnenforcedViolatingRecordIsFlaggedSecure) {
-  // The default clamp 2^10 S₁ = 2048 does not bound the gradient's l1 change (it is far above
-  // 100B/n): coordinate clamping is not the enforcement of B.
+TEST(PRIV_ACCEL_AUDIT, UnenforcedViolatingRecordIsContainedByTheLatticeSecure) {
+  // Secure mode enforces B a second time, on the lattice (SEC.LAPLACE.SUM): each example's share
+  // of the gradient is put in the l1 ball of radius Δ1/2 = B/n there, so even the record at 100B,
+  // admitted with the constructor's check off, moves the release by at most the charged Δ1: the
+  // audit passes at the claimed ε. Negative control: the coordinate-clamped vector form on the
+  // floating-point gradient (the secure step before; the default clamp 2^10 S₁ = 2048 is far above
+  // 100B/n, so coordinate clamping does not bound the change) is flagged.
   const one_step o = plan_for_declared_bound(noise_mode::secure);
   const double eps = claimed_eps(o);
-  const auto r = audit_pair(
-      o, {"example 0: ((B,0),-1) vs ((0,100B),+1) admitted", d_first(), d_violating_unenforced()},
-      eps, 2704);
-  print_report("NEG accel DP-GD one step, secure, l1 bound not enforced (record at 100B)", r);
-  EXPECT_TRUE(r.violation);
-  EXPECT_GT(r.eps_lb, eps);
+  const neighbour_pair<problem> pair{"example 0: ((B,0),-1) vs ((0,100B),+1) admitted", d_first(),
+                                     d_violating_unenforced()};
+  const auto r = audit_pair(o, pair, eps, 2704);
+  print_report("accel DP-GD one step, secure, l1 bound not enforced (record at 100B), lattice ball",
+               r);
+  EXPECT_FALSE(r.violation);
+  const auto neg = audit_pair(o, pair, eps, 2705, false);
+  print_report("NEG accel DP-GD one step, secure, neither the l1 bound nor the lattice ball", neg);
+  EXPECT_TRUE(neg.violation);
+  EXPECT_GT(neg.eps_lb, eps);
 }
 
 }  // namespace

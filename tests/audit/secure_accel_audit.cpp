@@ -10,6 +10,8 @@
 //     pair u = 0 vs u = 1: flagged (the low-order bits of x_1 depend on g);
 //   secure: passes on the same pair and on a tie pair (g at half a grid step vs an odd number
 //     of steps further, so the rounding adds the full step of inflation).
+//   lattice enforcement: a record of 1000 B handed to the shipped secure step passes (the lattice
+//     puts it in the l1 ball of radius Δ1/2); the coordinate clamp alone is flagged.
 // The six algorithms' one-step releases are bit-identical here (checked against accel::run on
 // 64 streams per mode and pair value), so the audit runs the library's plan + engine once.
 #include <gtest/gtest.h>
@@ -77,6 +79,8 @@ one_step_plan make_plan(noise_mode release, accel::algorithm_kind a = accel::alg
     sp.scale = std::ldexp(static_cast<double>(sl.grid_scale), sl.grid_exponent);
     sp.dimension = sl.dimension;
     sp.clamp = 2048;
+    sp.shape = mechanisms::clamp_set::sum_of_l1_balls;  // each example in the l1 ball of Δ1/2
+    sp.record_radius = sl.sensitivity / 2;
     o.pl.snapped = {sp};
   } else {  // the run's Laplace measurement (its ledger event: laplace{S1/m, b})
     o.pl.laplace = {mechanisms::laplace_noise<double>(
@@ -175,6 +179,55 @@ TEST(SEC_ACCEL_AUDIT, SecureOneStepPasses) {
     EXPECT_FALSE(r.violation);
     EXPECT_LE(r.eps_lb, 1.0);
   }
+}
+
+/// A problem whose one example's loss gradient is whatever the audit says (beyond any l1 bound):
+/// what a floating-point error, or a bug upstream of the release, could hand the lattice.
+struct rogue_example {
+  double value = 0;
+  [[nodiscard]] double l1_bound() const { return 1.0; }
+  [[nodiscard]] long long size() const { return 1; }
+  void loss_gradient_into(const vector<double>&, long long, vector<double>& v) const {
+    v = vector<double>::Constant(1, value);
+  }
+  void regulariser_gradient_into(const vector<double>&, vector<double>& v) const {
+    v = vector<double>::Zero(1);
+  }
+};
+
+TEST(SEC_ACCEL_AUDIT, LatticeEnforcesTheRecordBoundByItself) {
+  // The shipped secure step (accel::detail::secure_gradient, the function execute calls) on a
+  // record of 0 vs 1000 = 1000 B: each example is put in the l1 ball of radius Δ1/2 = 1 on the
+  // grid, so the release stays within the charged Δ1 + 2^k and passes at the requested ε = 1.
+  // Negative control: the coordinate-clamped vector form on the floating-point gradient (accel's
+  // secure step before SEC.LAPLACE.SUM) moves by 1000 and is flagged.
+  const one_step_plan o = make_plan(noise_mode::secure);
+  const auto& sp = o.pl.snapped.front();
+  const vector<double> y = vector<double>::Zero(1);
+  const auto shipped = [&](const double& value, philox_stream& s) {
+    philox_stream run(s(), s());
+    vector<double> offset(1);
+    return accel::detail::secure_gradient(rogue_example{value}, y, {}, run, sp, offset)[0];
+  };
+  const std::vector<neighbour_pair<double>> pairs = {{"record 0 vs 1000 B", 0.0, 1000.0}};
+  const auto r = audit::run_audit<double, double>(
+      shipped, pairs, ss::scalar_families(-12, 12, 96, {}), ss::config(931, 1.0, 0, kN));
+  audit::test_support::print_report("accel secure step, record 1000 B (lattice ball)", r);
+  EXPECT_FALSE(r.violation);
+  EXPECT_LE(r.eps_lb, 1.0);
+  mechanisms::snapped_laplace_params coords = sp;
+  coords.shape = mechanisms::clamp_set::coordinates;
+  coords.record_radius = 0;
+  const auto unbounded = [&](const double& value, philox_stream& s) {
+    philox_stream run(s(), s());
+    return mechanisms::snapped_laplace(run, vector<double>::Constant(1, value), coords)[0];
+  };
+  const auto neg = audit::run_audit<double, double>(
+      unbounded, pairs, ss::scalar_families(-12, 12, 96, {}), ss::config(932, 1.0, 0, kN));
+  audit::test_support::print_report("accel secure step, record 1000 B (coordinate clamp only)",
+                                    neg);
+  EXPECT_TRUE(neg.violation);
+  EXPECT_GT(neg.eps_lb, 1.0);
 }
 
 }  // namespace

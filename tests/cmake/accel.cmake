@@ -1,9 +1,8 @@
 # Accelerated private optimisation (issue 6, spec/accel.md).
 dpref_add_test(accel_test LABELS unit SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/unit/accel_test.cpp)
 dpref_add_test(accel_prop LABELS property SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/property/accel_prop.cpp)
-# Full-size claims (ACCEL.CLAIMS_FULL), not in CI:
-#   ctest --test-dir build/<dir> -L slow -R ACCEL_CLAIMS_FULL
-dpref_add_test(accel_claims LABELS slow SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/regression/accel_claims.cpp)
+# The §5 claims (ACCEL.CLAIMS, full size ACCEL.CLAIMS_FULL) are defined once in
+# src/reproduce/accel_claims.cpp and checked through `dpref reproduce` (reproduce.cmake).
 # CLI smoke tests of `dpref accel run|study` (the numbers are tested in the library tests; real
 # data path: the missing-file error names the script).
 if(TARGET dpref_cli)

@@ -5,7 +5,6 @@ dpref_add_test(dda_run_test LABELS unit SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/unit
 dpref_add_test(dda_prop LABELS property SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/property/dda_prop.cpp)
 dpref_add_test(dda_audit LABELS audit SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/audit/dda_audit.cpp
                                               ${CMAKE_CURRENT_SOURCE_DIR}/audit/priv_dda_audit.cpp)
-dpref_add_test(dda_claims LABELS regression SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/regression/dda_claims.cpp)
 if(TARGET dpref_cli)
   add_test(NAME cli_dda_run COMMAND dpref_cli dda run --params ${PROJECT_SOURCE_DIR}/examples/dda.json)
   set_tests_properties(cli_dda_run PROPERTIES LABELS unit

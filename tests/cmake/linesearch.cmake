@@ -1,16 +1,14 @@
-# DP backtracking line search (spec/linesearch.md): unit + property + regression in one executable,
-# the audits and noise-scale tests, the full-size regression (slow), and the CLI checks.
+# DP backtracking line search (spec/linesearch.md): unit + property tests in one executable, the
+# audits and noise-scale tests, and the CLI checks (the §5 claims run through `dpref reproduce`,
+# reproduce.cmake).
 set(LS_DIR ${CMAKE_CURRENT_SOURCE_DIR}/linesearch)
 set(LS_SUBSET ${CMAKE_CURRENT_SOURCE_DIR}/regression/data/linesearch_fertility_3000.csv)
 dpref_add_test(linesearch_tests LABELS unit SOURCES
   ${LS_DIR}/unit_test.cpp ${LS_DIR}/mlp_test.cpp ${LS_DIR}/prop_test.cpp ${LS_DIR}/api_test.cpp
-  ${LS_DIR}/claims.cpp ${LS_DIR}/bounds_test.cpp)
+  ${LS_DIR}/bounds_test.cpp)
 target_compile_definitions(linesearch_tests PRIVATE DPREF_LS_SUBSET="${LS_SUBSET}")
 dpref_add_test(linesearch_audit LABELS audit SOURCES ${LS_DIR}/audit.cpp ${LS_DIR}/noise_test.cpp
   ${LS_DIR}/bounds_audit.cpp)
-dpref_add_test(linesearch_slow LABELS slow SOURCES ${LS_DIR}/claims.cpp)
-target_compile_definitions(linesearch_slow PRIVATE DPREF_LS_SLOW DPREF_LS_SUBSET="${LS_SUBSET}"
-  DPREF_LS_FULL="${PROJECT_SOURCE_DIR}/data/real/fertility.csv")
 
 if(TARGET dpref_cli)
   set(LS_DPREF $<TARGET_FILE:dpref_cli>)

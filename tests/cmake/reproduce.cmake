@@ -43,6 +43,74 @@ if(TARGET dpref_cli)
                          WILL_FAIL TRUE SKIP_RETURN_CODE 77 FIXTURES_REQUIRED repro_report)
   endforeach()
 endif()
+# The papers' claims as regression tests (REPRO.RULE.ONCE): each claim is defined once, in
+# src/reproduce/<paper>_claims.cpp (experiment, statistic, negative control, rule); these tests
+# read its verdict in the quick report (label regression) or run it at the papers' size with
+# `dpref reproduce --full --claims` (label slow), and expect the verdict spec/reproduce.md records.
+if(TARGET dpref_cli)
+  add_test(NAME DDA_CLAIMS_IOTA_reproduced
+           COMMAND ${DPREF_REPRO_CHECK} expect ${DPREF_REPRO_DIR} DDA.CLAIMS.IOTA=reproduced)
+  add_test(NAME DDA_CLAIMS_EPS_reproduced
+           COMMAND ${DPREF_REPRO_CHECK} expect ${DPREF_REPRO_DIR} DDA.CLAIMS.EPS=reproduced)
+  add_test(NAME EV_STUDY_C_reproduced
+           COMMAND ${DPREF_REPRO_CHECK} expect ${DPREF_REPRO_DIR} EV.STUDY.C=reproduced)
+  add_test(NAME EV_STUDY_K_reproduced
+           COMMAND ${DPREF_REPRO_CHECK} expect ${DPREF_REPRO_DIR} EV.STUDY.K=reproduced)
+  add_test(NAME EV_STUDY_EPS_reproduced
+           COMMAND ${DPREF_REPRO_CHECK} expect ${DPREF_REPRO_DIR} EV.STUDY.EPS=reproduced)
+  add_test(NAME LS_CLAIM_HEADLINE_inconclusive
+           COMMAND ${DPREF_REPRO_CHECK} expect ${DPREF_REPRO_DIR} LS.CLAIM.HEADLINE=inconclusive)
+  add_test(NAME LS_CLAIM_BUDGET_reproduced
+           COMMAND ${DPREF_REPRO_CHECK} expect ${DPREF_REPRO_DIR} LS.CLAIM.BUDGET=reproduced)
+  add_test(NAME ACCEL_CLAIMS_reproduced
+           COMMAND ${DPREF_REPRO_CHECK} expect ${DPREF_REPRO_DIR} ACCEL.CLAIMS=reproduced)
+  add_test(NAME SEC_ACCEL_COST_reproduced
+           COMMAND ${DPREF_REPRO_CHECK} expect ${DPREF_REPRO_DIR} SEC.ACCEL.COST=reproduced)
+  add_test(NAME SEC_DDA_COST_reproduced
+           COMMAND ${DPREF_REPRO_CHECK} expect ${DPREF_REPRO_DIR} SEC.DDA.COST=reproduced)
+  add_test(NAME SEC_LINESEARCH_COST_reproduced
+           COMMAND ${DPREF_REPRO_CHECK} expect ${DPREF_REPRO_DIR} SEC.LINESEARCH.COST=reproduced)
+  add_test(NAME PWA_REGRESSION_LOWEST_reproduced
+           COMMAND ${DPREF_REPRO_CHECK} expect ${DPREF_REPRO_DIR} PWA.REGRESSION.LOWEST=reproduced)
+  add_test(NAME PWA_REGRESSION_PIECES_reproduced
+           COMMAND ${DPREF_REPRO_CHECK} expect ${DPREF_REPRO_DIR} PWA.REGRESSION.PIECES=reproduced)
+  set_tests_properties(DDA_CLAIMS_IOTA_reproduced DDA_CLAIMS_EPS_reproduced
+                       EV_STUDY_C_reproduced EV_STUDY_K_reproduced EV_STUDY_EPS_reproduced
+                       LS_CLAIM_HEADLINE_inconclusive LS_CLAIM_BUDGET_reproduced
+                       ACCEL_CLAIMS_reproduced PWA_REGRESSION_LOWEST_reproduced
+                       PWA_REGRESSION_PIECES_reproduced SEC_ACCEL_COST_reproduced
+                       SEC_DDA_COST_reproduced SEC_LINESEARCH_COST_reproduced
+                       PROPERTIES LABELS regression TIMEOUT 120 FIXTURES_REQUIRED repro_report)
+  # the papers' sizes (hours on 2 cores; not in CI): ctest -L slow -R _full
+  add_test(NAME ACCEL_CLAIMS_FULL_reproduced
+           COMMAND ${DPREF_REPRO_CHECK} run-expect $<TARGET_FILE:dpref_cli>
+                   ${CMAKE_BINARY_DIR}/tests/repro_accel_full full ACCEL.CLAIMS=reproduced)
+  add_test(NAME EV_STUDY_FULL_claims
+           COMMAND ${DPREF_REPRO_CHECK} run-expect $<TARGET_FILE:dpref_cli>
+                   ${CMAKE_BINARY_DIR}/tests/repro_ev_full full EV.STUDY.C=reproduced
+                   EV.STUDY.K=reproduced EV.STUDY.EPS=reproduced)
+  add_test(NAME LS_CLAIM_BUDGET_full
+           COMMAND ${DPREF_REPRO_CHECK} run-expect $<TARGET_FILE:dpref_cli>
+                   ${CMAKE_BINARY_DIR}/tests/repro_ls_full full LS.CLAIM.BUDGET=reproduced)
+  add_test(NAME SEC_ACCEL_COST_full
+           COMMAND ${DPREF_REPRO_CHECK} run-expect $<TARGET_FILE:dpref_cli>
+                   ${CMAKE_BINARY_DIR}/tests/repro_sec_accel_full full SEC.ACCEL.COST=reproduced)
+  add_test(NAME SEC_DDA_COST_full
+           COMMAND ${DPREF_REPRO_CHECK} run-expect $<TARGET_FILE:dpref_cli>
+                   ${CMAKE_BINARY_DIR}/tests/repro_sec_dda_full full SEC.DDA.COST=reproduced)
+  add_test(NAME SEC_LINESEARCH_COST_full
+           COMMAND ${DPREF_REPRO_CHECK} run-expect $<TARGET_FILE:dpref_cli>
+                   ${CMAKE_BINARY_DIR}/tests/repro_sec_ls_full full SEC.LINESEARCH.COST=reproduced)
+  set_tests_properties(ACCEL_CLAIMS_FULL_reproduced EV_STUDY_FULL_claims LS_CLAIM_BUDGET_full
+                       SEC_ACCEL_COST_full SEC_DDA_COST_full SEC_LINESEARCH_COST_full
+                       PROPERTIES LABELS slow TIMEOUT 21600)
+  # --claims runs exactly the listed claims (the refusals are in the bad-input catalogue)
+  add_test(NAME REPRO_CMD_CLAIMS_subset
+           COMMAND ${DPREF_REPRO_CHECK} run-expect $<TARGET_FILE:dpref_cli>
+                   ${CMAKE_BINARY_DIR}/tests/repro_claims_subset quick DDA-E1=contradicted
+                   REPRO.ACC.EXACT=reproduced)
+  set_tests_properties(REPRO_CMD_CLAIMS_subset PROPERTIES LABELS cli TIMEOUT 120)
+endif()
 # the bad-input catalogue of the command (spec/hardening.md HARD.CATALOGUE)
 if(TARGET dpref_cli)
   add_test(NAME HARD_CATALOGUE_reproduce

@@ -41,7 +41,5 @@ if(TARGET dpref_cli)
                        PASS_REGULAR_EXPRESSION "release must be idealised unless the precision is double.*REFUSED")
 endif()
 # Cost of secure mode for accel, dda and linesearch (SEC.ACCEL.COST, SEC.DDA.COST,
-# SEC.LINESEARCH.COST): utility and wall-time ratios at each paper's reference setting (`slow`;
-# one executable for the three papers: `ctest -L slow -R SEC_.*_COST --output-on-failure -V`).
-dpref_add_test(secure_cost_slow LABELS slow
-               SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/regression/secure_cost_slow.cpp)
+# SEC.LINESEARCH.COST): `dpref reproduce` claims (reproduce.cmake; utility ratios) and
+# bench/secure_cost_bench.cpp (wall-time ratios).

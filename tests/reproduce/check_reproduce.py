@@ -17,7 +17,15 @@ usage:
       perf (REPRO_PERF_rows), html (REPRO_HTML_selfcontained), abadi (REPRO_ACC_ABADI_claim),
       exact (REPRO_ACC_EXACT_claim), hinge (REPRO_LS_HINGE_claim).
   check_reproduce.py rules-once SOURCE_DIR   REPRO_RULE_ONCE_scan: every claim's verdict comes
-      from its rule (decide), and check_verdict has no per-claim rule.
+      from its rule (decide), check_verdict has no per-claim rule, and no test source states a
+      claim's rule again (a gtest suite named after a claim ID).
+  check_reproduce.py expect REPORT_DIR ID=VERDICT ...   the regression tests of the papers'
+      claims (<ID>_reproduced, ...): each listed claim's settled verdict (reproduced,
+      not_reproduced, contradicted, inconclusive) in the report, re-derived from its exported
+      rule — the claim's one definition, run by `dpref reproduce`.
+  check_reproduce.py run-expect DPREF OUTDIR quick|full ID=VERDICT ...   the same after running
+      `DPREF reproduce --quick|--full --claims ID,... --no-html --out OUTDIR` (full-size claims,
+      label slow).
 """
 import html
 import json
@@ -379,13 +387,75 @@ def check_rules_once(root):
     body = body[:body.index("# independent re-derivations")]
     if re.search(r"\bcid\s*==|elif cid", body):
         probs.append("check_reproduce.py: check_verdict has a per-claim rule")
+    # a claim's rule stated again in a test: a gtest suite named after a claim ID
+    ids = set()
+    for f in sorted((root / "src" / "reproduce").glob("*.cpp")):
+        text = f.read_text()
+        ids |= set(re.findall(r'\b\w+\.id\s*=\s*"([^"]+)"', text))  # claims a job adds
+        ids |= set(re.findall(r'\{"\w+",\s*"([^"]+)",\s*false', text))  # the jobs' names
+    suites = {i.replace(".", "_").replace("-", "_") for i in ids}
+    suite_re = re.compile(r"\b(?:TEST|TEST_F|TEST_P|RC_GTEST_PROP)\s*\(\s*([A-Za-z0-9_]+)\s*,")
+
+    def restated(text, name):
+        return [f"{name}: test suite {m} restates the claim {m} (run it through `dpref "
+                f"reproduce` and check_reproduce.py expect)" for m in suite_re.findall(text)
+                if m in suites]
+
+    # the regression tests: tests/regression/ and every *claims* / *regression* / *_slow source
+    # (unit tests of a component may share a claim's spec ID, e.g. SEC_EV: they test the
+    # mechanism, not the claim's statistic)
+    for f in sorted((root / "tests").rglob("*.cpp")):
+        if "regression" in f.parts or re.search(r"claims|regression|_slow", f.name):
+            probs += restated(f.read_text(encoding="utf-8"), str(f.relative_to(root)))
     if probs:
         fail("; ".join(probs))
     neg = problems_in("claim c;\n  c.rule = {\"x > 0\", \"\"};\n  c.result = verdict::reproduced;",
                       "synthetic")
     if len(neg) != 1:
         fail(f"negative control not flagged exactly once: {neg}")
-    print("ok: every claim decided by its rule only; negative control flagged")
+    if len(ids) < 20:
+        fail(f"only {len(ids)} claim IDs found in src/reproduce")
+    neg2 = restated("TEST(DDA_CLAIMS_EPS, LargerEpsilonLowerLoss) {}",
+                    "tests/regression/synthetic_claims.cpp")
+    if len(neg2) != 1:
+        fail(f"negative control (a restated claim) not flagged exactly once: {neg2}")
+    print(f"ok: every claim decided by its rule only, {len(ids)} claim IDs restated by no test; "
+          "negative controls flagged")
+
+
+def expect(d, pairs):
+    """Each ID=VERDICT: the claim's settled verdict, which its exported rule must re-derive."""
+    rep = load(d)
+    names = {"reproduced": "reproduced", "not_reproduced": "not reproduced",
+             "contradicted": "contradicted", "inconclusive": "inconclusive at this size"}
+    if not pairs:
+        fail("expect: no ID=VERDICT given")
+    for pair in pairs:
+        cid, _, want = pair.partition("=")
+        if want not in names:
+            fail(f"expect: {pair!r} must be ID=VERDICT with VERDICT in {sorted(names)}")
+        c = claim(rep, cid)
+        statistic = rule_verdict(c["rule"], c["numbers"])
+        if statistic != c["statistic_verdict"]:
+            fail(f"{cid}: its rule gives {statistic!r}, the report says {c['statistic_verdict']!r}")
+        got, want = settled(c), names[want]
+        if got != want or c["verdict"] != got:
+            fail(f"{cid}: {got!r} ({c['summary']}), expected {want!r}")
+        print(f"ok: {cid} {got}: {c['summary']}")
+    return 0
+
+
+def run_expect(dpref, out, mode, pairs):
+    shutil.rmtree(out, ignore_errors=True)
+    ids = ",".join(p.partition("=")[0] for p in pairs)
+    argv = [dpref, "reproduce", f"--{mode}", "--claims", ids, "--no-html", "--out", out]
+    p = subprocess.run(argv, capture_output=True, text=True)
+    if p.returncode != 0:
+        fail(f"{' '.join(argv)}: exit {p.returncode}: {p.stderr[-2000:]}")
+    rep = load(out)
+    if sorted(c["id"] for c in rep["claims"]) != sorted(ids.split(",")):
+        fail(f"--claims {ids} ran {[c['id'] for c in rep['claims']]}")
+    return expect(out, pairs)
 
 
 def check_errata(d):
@@ -538,6 +608,10 @@ if __name__ == "__main__":
         sys.exit(quick(sys.argv[2], sys.argv[3]))
     if mode == "flags":
         sys.exit(flags(sys.argv[2], sys.argv[3]))
+    if mode == "expect":
+        sys.exit(expect(sys.argv[2], sys.argv[3:]))
+    if mode == "run-expect":
+        sys.exit(run_expect(sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5:]))
     {"schema": check_schema, "verdict": check_verdict, "size": check_size, "errata": check_errata,
      "perf": check_perf, "html": check_html, "abadi": check_abadi, "exact": check_exact,
      "hinge": check_hinge, "rules-once": check_rules_once}[mode](sys.argv[2])

@@ -311,10 +311,15 @@ TEST(PRIV_BOUNDS, AccelPrivateRunsListTheirEnforcedBounds) {
   p.algorithm = accel::algorithm_kind::gd;
   p.release = noise_mode::secure;
   auto r = accel::run(P, p, philox_stream(1));
-  ASSERT_EQ(r.privacy.enforced.size(), 2u);
+  ASSERT_EQ(r.privacy.enforced.size(), 3u);
   EXPECT_EQ(r.privacy.enforced[1].constant, "clamp");
   EXPECT_EQ(r.privacy.enforced[1].value, 40960.0);
   EXPECT_EQ(r.privacy.enforced[1].kind, enforcement::clip);
+  // and each example's l1 ball on the lattice (SEC.LAPLACE.SUM): radius Δ1/2 = S1/(2m) = 40/400
+  EXPECT_EQ(r.privacy.enforced[2].constant, "record_radius");
+  // (the double nearest 1/5 lies above it, so S1/m = 40/200 rounded up is 0.2; halved exactly)
+  EXPECT_EQ(r.privacy.enforced[2].value, 0.1);
+  EXPECT_EQ(r.privacy.enforced[2].kind, enforcement::clip);
   p.clamp = 5.0;
   r = accel::run(P, p, philox_stream(1));
   EXPECT_EQ(r.privacy.enforced[1].value, 5.0);

@@ -1016,55 +1016,6 @@ TEST(ACCEL_VALIDATION, InvalidParametersThrowNamingTheParameter) {
   }
 }
 
-TEST(ACCEL_CLAIMS, PaperQualitativeClaimsOnACiSizedInstance) {
-  // accel §5 on a CI-sized instance: n = 2000, d = 20, ‖u‖₁ ≤ 20, λ = 0.01, x0 = 10·1, full
-  // batch, T = 100, ε = 50 (so that nε = 1e5 as in the paper's n = 1e5, ε = 1), -opt variants
-  // with E0 = 10; mean F(x_T) − F* over 10 fixed seeds (F* from 1000 non-private NAG steps).
-  // Measured (20 seeds): c = 0.1: GD 0.43, SHB 0.066, NAG 0.054, NAG-opt 0.0029;
-  // c = 1: GD 0.22, SHB 0.33, NAG 0.26, NAG-opt 0.00088, MASG 0.012, MASG-opt 0.0099.
-  // Checked with a margin of 2×: accelerated beat GD at c = 0.1; NAG-opt is the best at c = 1
-  // and MASG-opt beats GD, SHB and NAG.
-  const auto data = problems::synthetic_logistic_data(2000, 20, 20.0, philox_stream(1));
-  const auto P = problems::make_logistic<double>(data, 0.01);
-  params<double> q;
-  q.iterations = 1000;
-  q.noise = noise_mode::none;
-  const double Fs = P.value(accel::dp_nag::run(P, q, philox_stream(0)).x);
-  // The paper sets α = c/L with the data's L; here that L is passed as a declared public
-  // constant (params.L) to reproduce its setting — with the public bound B²/4 + 2λ = 100 the
-  // steps are ~50× smaller and 100 steps barely leave x0 (ACCEL.LPUBLIC).
-  const double paper_L = P.smoothness();
-  const auto mean_error = [&](int alg, double c) {
-    double s = 0;
-    for (int r = 0; r < 10; ++r) {
-      params<double> p;
-      p.iterations = 100;
-      p.c = c;
-      p.L = paper_L;
-      p.epsilon = 50;
-      if (alg == 3 || alg == 5) p.E0 = 10.0;
-      const philox_stream st(100 + static_cast<std::uint64_t>(r));
-      accel::result<double> res;
-      if (alg == 0) res = accel::dp_gd::run(P, p, st);
-      if (alg == 1) res = accel::dp_shb::run(P, p, st);
-      if (alg == 2) res = accel::dp_nag::run(P, p, st);
-      if (alg == 3) res = accel::dp_nag_opt::run(P, p, st);
-      if (alg == 4) res = accel::dp_masg::run(P, p, st);
-      if (alg == 5) res = accel::dp_masg_opt::run(P, p, st);
-      s += P.value(res.x) - Fs;
-    }
-    return s / 10;
-  };
-  const double gd01 = mean_error(0, 0.1);
-  EXPECT_LT(2 * mean_error(1, 0.1), gd01);
-  EXPECT_LT(2 * mean_error(2, 0.1), gd01);
-  EXPECT_LT(2 * mean_error(3, 0.1), gd01);
-  std::vector<double> e1;
-  for (int a = 0; a < 6; ++a) e1.push_back(mean_error(a, 1.0));
-  for (int a : {0, 1, 2, 4, 5}) EXPECT_LT(2 * e1[3], e1[a]) << a;
-  for (int a : {0, 1, 2}) EXPECT_LT(2 * e1[5], e1[a]) << a;
-}
-
 // -------------------------------------------------------------------------- bounds -------
 
 TEST(ACCEL_THM41, RecursionUnrollsToWeightedBoundAndOptimum) {

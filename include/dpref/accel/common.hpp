@@ -12,9 +12,10 @@
 //   4. x_{t+1} = y_t − α_t g (+ β(x_t − x_{t−1}) for HB).
 // The privacy plan (b_t and the ledger, accel/privacy_plan.hpp) is fixed and accounted
 // (ARCH.BUDGET) before any noise is drawn. Secure mode (SEC.ACCEL): step 3 releases
-// g̃ = mechanisms::snapped_laplace(∇F_{B_t}(y_t)) instead of g + η; the iterate x_{t+1} is a
-// post-processing of g̃. The double path allocates only at setup: no allocation or virtual call
-// per iteration.
+// g̃ = mechanisms::snapped_laplace_sum of the step's per-example gradients (each in the l1 ball of
+// radius Δ1/2 on the grid) plus the public regulariser term (accel/secure_gradient.hpp) instead of
+// g + η; the iterate x_{t+1} is a post-processing of g̃. The double path allocates only at setup
+// (idealised mode): no allocation or virtual call per iteration.
 #pragma once
 
 #include <cstdint>
@@ -27,6 +28,7 @@
 
 #include "dpref/accel/params.hpp"
 #include "dpref/accel/privacy_plan.hpp"
+#include "dpref/accel/secure_gradient.hpp"
 #include "dpref/error.hpp"
 #include "dpref/mechanisms/laplace.hpp"
 #include "dpref/mechanisms/secure/snapped_laplace.hpp"
@@ -94,7 +96,7 @@ result<Real> execute(const Problem& P, const params<Real>& p, long long m, const
   const auto d = static_cast<Eigen::Index>(P.dimension());
   const auto T = static_cast<long long>(pl.alpha.size());
   vector<Real> x = p.x0 ? *p.x0 : vector<Real>(vector<Real>::Constant(d, Real(10)));
-  vector<Real> xprev = x, y(d), g(d), xnew(d);
+  vector<Real> xprev = x, y(d), g(d), xnew(d), offset(d);
   std::vector<long long> perm, swaps;
   if (m < n) {
     perm.resize(static_cast<std::size_t>(n));
@@ -126,21 +128,26 @@ result<Real> execute(const Problem& P, const params<Real>& p, long long m, const
         swaps[static_cast<std::size_t>(j)] = pick;
         std::swap(perm[static_cast<std::size_t>(j)], perm[static_cast<std::size_t>(pick)]);
       }
-      P.minibatch_gradient_into(
-          y, std::span<const long long>(perm.data(), static_cast<std::size_t>(m)), g);
+    }
+    const std::span<const long long> batch(perm.data(),
+                                           m < n ? static_cast<std::size_t>(m) : std::size_t{0});
+    if (!pl.snapped.empty()) {
+      if constexpr (std::is_same_v<Real, double>)  // SEC.ACCEL: g̃ = snapped sum (2.7)-(2.8)
+        g = secure_gradient(P, y, batch, s, pl.snapped[pl.snapped.size() == 1 ? 0 : k], offset);
+    } else {
+      if (m < n)
+        P.minibatch_gradient_into(y, batch, g);
+      else
+        P.gradient_into(y, g);
+      if (!pl.laplace.empty()) {  // (2.8): the step's measurement, charged by the ledger
+        const auto& nu = pl.laplace[pl.laplace.size() == 1 ? 0 : k];
+        if (nu.scale > Real(0)) nu.add_to(s, g);
+      }
+    }
+    if (m < n)  // restore the permutation (O(m))
       for (long long j = m - 1; j >= 0; --j)
         std::swap(perm[static_cast<std::size_t>(j)],
                   perm[static_cast<std::size_t>(swaps[static_cast<std::size_t>(j)])]);
-    } else {
-      P.gradient_into(y, g);
-    }
-    if (!pl.snapped.empty()) {
-      if constexpr (std::is_same_v<Real, double>)  // SEC.ACCEL: g̃ = snapped (2.8)
-        g = mechanisms::snapped_laplace(s, g, pl.snapped[pl.snapped.size() == 1 ? 0 : k]);
-    } else if (!pl.laplace.empty()) {  // (2.8): the step's measurement, charged by the ledger
-      const auto& nu = pl.laplace[pl.laplace.size() == 1 ? 0 : k];
-      if (nu.scale > Real(0)) nu.add_to(s, g);
-    }
     if (pl.kind == method::heavy_ball)
       xnew = x - a * g + be * (x - xprev);  // accel (3.1)
     else

@@ -9,10 +9,12 @@
 // per-step loss ε(S₁, b_t, n, m) of accel (3.3) — so `dpref account` re-derives the run's ε.
 //
 // Secure mode (params.release = secure, double only; spec/accel.md SEC.ACCEL): step 3 releases
-// g̃ = mechanisms::snapped_laplace(∇F_{B_t}(y_t)) instead of g + η: every coordinate clamped to
-// the public [−C, C] (params.clamp, default 2^10 S₁), rounded to the grid 2^k (secure::lattice_rule
-// with Δ1 = S₁/m, per-step inflation d) plus exact discrete Laplace noise of integer scale t_t;
-// the iterate x_{t+1} is a post-processing of g̃ (and of public quantities). Ledger: step t is
+// g̃ = mechanisms::snapped_laplace_sum instead of g + η (accel/secure_gradient.hpp): each example's
+// loss gradient divided by m is rounded to the grid 2^k (secure::lattice_rule with Δ1 = S₁/m,
+// per-step inflation d) and put in the l1 ball of radius Δ1/2 there, exactly; the integers are
+// summed exactly with the rounded public regulariser term 2λy, clamped to the public [−C, C]
+// (params.clamp, default 2^10 S₁), plus exact discrete Laplace noise of integer scale t_t; the
+// iterate x_{t+1} is a post-processing of g̃ (and of public quantities). Ledger: step t is
 //   snapped_laplace{Δ1 = S₁/m, k, t_t, d} + the same subsampling,
 // pure ε = (Δ1 + d 2^k)/(2^k t_t) amplified as (3.3); calibrated: t_t is the smallest integer
 // with that ε <= Δ1/b_t (the idealised per-step ε₀), so the requested ε is still met.
@@ -154,6 +156,8 @@ inline mechanisms::snapped_laplace_params snapped_step(double sens, double b, lo
     t = secure::laplace_grid_scale(b, sp.grid_exponent);
   }
   sp.scale = std::ldexp(static_cast<double>(t), sp.grid_exponent);  // exact: t <= 2^52
+  sp.shape = mechanisms::clamp_set::sum_of_l1_balls;  // SEC.LAPLACE.SUM: Δ1 enforced on the grid
+  sp.record_radius = sens / 2;                        // exact; >= B/m since Δ1 >= S₁/m = 2B/m
   sp.validate();
   return sp;
 }
@@ -199,8 +203,9 @@ Real secure_clamp(const params<Real>& p, const Real& S1) {
 ///   logistic regression (5.1): l1_bound B, refused per record by the problem's constructor, so
 ///     the per-example loss gradients of neighbours differ by at most S₁ = 2B in ℓ1 (5.2);
 ///   quadratic (3.16): no records (Q, a public), so the gradient's sensitivity is 0 <= S₁;
-///   secure release: clamp C, every coordinate of ∇F_{B_t} clamped to [−C, C] (1-Lipschitz, Δ1
-///     unchanged; C bounds the lattice range only).
+///   secure release: each example's share of ∇F_{B_t} in the l1 ball of radius Δ1/2 on the grid
+///     (exact, SEC.LAPLACE.SUM), so Δ1 holds whatever the floating-point gradient; clamp C on
+///     every coordinate of the sum (1-Lipschitz, Δ1 unchanged; C bounds the lattice range only).
 /// A private run on a problem of another kind is refused (its S₁ would be an unchecked claim).
 /// @throws std::invalid_argument for a problem without an enforced sensitivity
 /// @spec PRIV.BOUNDS PRIV.ACCEL.L1_BOUND PRIV.ACCEL.CLAMP
@@ -231,12 +236,25 @@ std::vector<enforced_bound<Real>> enforced_bounds(const Problem& P, const params
         "accel::run: a private run needs a problem whose l1 sensitivity is enforced "
         "(problems::logistic_regression or problems::quadratic; spec/privacy_bounds.md)");
   }
-  if (p.release == ::dpref::noise_mode::secure)
+  if (p.release == ::dpref::noise_mode::secure) {
     out.push_back({"clamp", secure_clamp(p, Real(P.l1_sensitivity())), enforcement::clip,
-                   "every coordinate of the minibatch gradient is clamped to [-C, C] before the "
-                   "lattice rounding; the clamp is 1-Lipschitz per coordinate, so the l1 "
-                   "sensitivity S1/m is unchanged (C bounds the lattice range only, "
-                   "SEC.LATTICE.CLAMP)"});
+                   "every coordinate of the integer sum (examples and the public regulariser "
+                   "term) is clamped to [-C, C] on the lattice; the clamp is 1-Lipschitz per "
+                   "coordinate, so the l1 sensitivity S1/m is unchanged (C bounds the lattice "
+                   "range only, SEC.LATTICE.CLAMP)"});
+    if constexpr (requires { P.l1_bound(); }) {
+      accounting::certifier<Real> c;  // Δ1/2 with Δ1 = S₁/m rounded up, as snapped_ledger
+      const long long m = p.m ? *p.m : P.size();
+      out.push_back({"record_radius",
+                     c.up(c.in(Real(P.l1_sensitivity())) / accounting::work_real(m)) / Real(2),
+                     enforcement::clip,
+                     "each example's loss gradient divided by m is rounded to the lattice and put "
+                     "in the l1 ball of radius S1/(2m) there, in exact integer arithmetic, before "
+                     "the exact integer sum (SEC.LAPLACE.SUM, SEC.LATTICE.L1CLAMP): one example "
+                     "replaced moves the sum by at most S1/m plus the lattice inflation d 2^k the "
+                     "event charges, whatever floating-point error the gradient carries"});
+    }
+  }
   return out;
 }
 

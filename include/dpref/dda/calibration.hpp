@@ -7,12 +7,9 @@
 //      KOV advanced composition with a free δ′) with rate 1/q over the rounds in which the node
 //      holding the record is active (active sets are public, DDA-E3), or ι/q over all T rounds
 //      only under the explicit `active_set_hidden` flag; σ by certified bisection;
-//  (c) RDP: the per-round mechanism seen by one record is the Gaussian mechanism (Δ = 2L,
-//      replace-one) applied to one record drawn without replacement from the node's q records;
-//      its RDP is bounded by Wang–Balle–Kasiviswanathan (AISTATS 2019, Theorem 9, γ = 1/q),
-//      composed over the node's active rounds (a Chernoff bound k* on Bin(T, ι) with tail η
-//      added to δ), converted by Balle et al. 2020; σ by certified bisection for a target
-//      (ε, δ). Hidden active sets: γ = ι/q over T rounds (anonymous-multiset model only).
+//  (c) the run's ledger (dda/ledger.hpp: plan_ledger, the same events `dda::run` records and
+//      certifies): σ by certified bisection for a target (ε, δ); calibrate() and certify(),
+//      which report all three side by side, live there too.
 // Every returned ε, δ is rounded up and every σ is the smallest certified one (ACC.CERT.UP).
 // @spec DDA.PRIV.A DDA.PRIV.B DDA.PRIV.C
 #pragma once
@@ -272,101 +269,6 @@ accounting::approx_dp<Real> sound_chain(const privacy_setup<Real>& s, const Real
   const Real tail = binomial_tail_bound(s.T, s.iota, k + 1);
   g.delta = g.delta + tail > Real(1) ? Real(1) : g.delta + tail;  // (rounding: tail is tiny)
   return g;
-}
-
-/// RDP curve of one record over the whole run at σ: k·ε′_WOR(α) with k = k* (public, γ = 1/q)
-/// or T (hidden, γ = ι/q). @spec DDA.PRIV.C
-template <real_scalar Real>
-accounting::rdp_curve<Real> run_rdp_curve(const privacy_setup<Real>& s, const Real& sigma,
-                                          long long* rounds = nullptr) {
-  const Real gamma = (s.active_set_hidden ? s.iota : Real(1)) / Real(s.q_local);
-  const Real mult = sigma / (2 * s.lipschitz);
-  const long long k =
-      s.active_set_hidden ? s.T : binomial_upper_quantile(s.T, s.iota, s.target_delta / 10);
-  if (rounds) *rounds = k;
-  const auto one =
-      subsampled_gaussian_rdp_wor(gamma, mult, accounting::integer_orders<Real>(2, s.max_order));
-  return accounting::compose_rdp_steps(one, k < 1 ? 1 : k);
-}
-
-/// (ε, δ) certified by calibration (c)'s accountant at σ (δ = target_delta; the tail η =
-/// target_delta/10 of the public case is part of it). @spec DDA.PRIV.C
-template <real_scalar Real>
-accounting::approx_dp<Real> rdp_guarantee(const privacy_setup<Real>& s, const Real& sigma) {
-  long long k = 0;
-  const auto curve = run_rdp_curve(s, sigma, &k);
-  const Real conv_delta =
-      s.active_set_hidden ? s.target_delta : s.target_delta - s.target_delta / 10;
-  auto g =
-      accounting::rdp_to_dp(curve, conv_delta, accounting::conversion_method::balle2020).guarantee;
-  g.delta = s.target_delta;
-  return g;
-}
-
-/// Fills the certified columns of a report at its σ.
-template <real_scalar Real>
-void certify(const privacy_setup<Real>& s, calibration_report<Real>& r) {
-  r.hidden = s.active_set_hidden;
-  {
-    accounting::certifier<Real> c;
-    const accounting::work_real i = c.in(s.iota), q(s.q_local), e = c.in(s.eps);
-    r.paper_precondition =
-        !(c.in(s.eps) > 1) && accounting::work_real(s.T) >= 5 * q * q * e * e / (4 * i * i);
-  }
-  const Real et = step_epsilon(s.lipschitz, r.sigma, s.delta0);
-  const Real ep = 2 * s.iota * et / Real(s.q_local);
-  r.paper_chain_ok = !(ep > Real(9) / 10) && s.T <= 1000000;
-  if (r.paper_chain_ok)
-    r.paper_chain = paper_chain(s.lipschitz, r.sigma, s.iota, s.q_local, s.T, s.delta0);
-  r.sound_chain_ok = !(et > Real(1));
-  if (r.sound_chain_ok) r.sound_chain = sound_chain(s, r.sigma);
-  long long k = 0;
-  (void)run_rdp_curve(s, r.sigma, &k);
-  r.active_rounds = k;
-  r.tail = s.active_set_hidden ? Real(0) : binomial_tail_bound(s.T, s.iota, k + 1);
-  r.rdp = rdp_guarantee(s, r.sigma);
-}
-
-/// Calibration (a), (b) or (c) for the setup, with every guarantee certified at its σ.
-/// (a) σ = paper formula (unchecked); (b) smallest σ with sound-chain ε̃ <= ε; (c) smallest σ
-/// with RDP ε <= ε at δ = target_delta. @spec DDA.PRIV.A DDA.PRIV.B DDA.PRIV.C
-template <real_scalar Real>
-calibration_report<Real> calibrate(const privacy_setup<Real>& s, calibration kind) {
-  require_positive("dpref::dda::calibrate", "eps", s.eps);
-  accounting::require_rate("dpref::dda::calibrate", "iota", s.iota);
-  if (s.q_local < 1) fail_domain("dpref::dda::calibrate", "q_local", ">= 1", s.q_local);
-  if (s.T < 1) fail_domain("dpref::dda::calibrate", "T", ">= 1", s.T);
-  calibration_report<Real> r;
-  r.kind = kind;
-  using std::log;
-  using std::sqrt;
-  switch (kind) {
-    case calibration::paper_theorem1:
-      r.name = "paper_theorem1";
-      r.sigma = paper_sigma_unchecked(s.lipschitz, s.iota, Real(s.q_local), s.T, s.eps, s.delta0);
-      break;
-    case calibration::sound_chain: {
-      r.name = s.active_set_hidden ? "sound_chain_hidden" : "sound_chain";
-      const Real floor_sigma =
-          2 * s.lipschitz * Real(sqrt(2 * log(Real(2) / s.delta0))) * (1 + Real(1) / 1024);
-      auto ok = [&](const Real& sg) {
-        if (sg < floor_sigma) return false;
-        return !(sound_chain(s, sg).eps > s.eps);
-      };
-      r.sigma = accounting::smallest_satisfying<Real>(ok, floor_sigma * 2, "dpref::dda::calibrate",
-                                                      "sigma");
-      break;
-    }
-    case calibration::rdp: {
-      r.name = s.active_set_hidden ? "rdp_hidden" : "rdp";
-      auto ok = [&](const Real& sg) { return !(rdp_guarantee(s, sg).eps > s.eps); };
-      r.sigma = accounting::smallest_satisfying<Real>(ok, 2 * s.lipschitz, "dpref::dda::calibrate",
-                                                      "sigma");
-      break;
-    }
-  }
-  certify(s, r);
-  return r;
 }
 
 // Explicit instances (src/instances/dda.cpp); EXT is `extern` for consumers.

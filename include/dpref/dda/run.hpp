@@ -8,13 +8,8 @@
 // (accounting::budget_exceeded, nothing released; paper_theorem1 needs allow_over_budget), then
 // runs Algorithm 1 on the stream (substream 0: W^(t); i + 1: node i).
 //
-// Ledger (calibration (c) of spec/dda.md, whatever calibration chose σ): the record z of node i
-// is read in a round only if i is active and draws z among its q records, so one round is the
-// Gaussian mechanism (Δ = 2L, replace-one) on a sample of 1 of q records without replacement
-// (WBK RDP, γ = 1/q), and the node is active in at most k* rounds except with probability
-// η = δ/16 (Chernoff bound on Bin(T, ι)): events gaussian{2L, σ} × WOR(1 of q) with count k*
-// plus approx{0, η}, converted at δ − δ/8. Hidden active sets (active_set_hidden, not dda
-// Definition 1): γ = ι/q over all T rounds, converted at δ.
+// Ledger: dda/ledger.hpp (plan_ledger), whatever calibration chose σ; calibration (c) is the
+// smallest σ it certifies (ledger_sigma), the same σ `dpref dda calibrate` reports.
 #pragma once
 
 #include <cstdint>
@@ -26,6 +21,7 @@
 #include "dpref/dda/composition.hpp"
 #include "dpref/dda/data.hpp"
 #include "dpref/dda/dp_dda.hpp"
+#include "dpref/dda/ledger.hpp"
 #include "dpref/dda/network.hpp"
 #include "dpref/dda/params.hpp"
 #include "dpref/dda/problem.hpp"
@@ -49,58 +45,6 @@ privacy_setup<Real> setup_of(const params<Real>& p, const Real& iota, long long 
   s.active_set_hidden = p.active_set_hidden;
   s.max_order = p.max_order;
   return s;
-}
-
-/// The ledger of a whole run whose round is the event `round` (count 1, no sampling yet).
-template <real_scalar Real>
-accounting::ledger<Real> plan_ledger_of(const privacy_setup<Real>& s,
-                                        accounting::event<Real> round) {
-  accounting::accounting_options<Real> opt;
-  opt.max_order = s.max_order;
-  accounting::subsampling<Real> w;
-  w.scheme = accounting::sampling_scheme::without_replacement;
-  w.relation = accounting::neighbouring::replace_one;
-  if (s.active_set_hidden) {
-    w.rate = s.iota / Real(s.q_local);  // γ = ι/q (anonymous-multiset model only)
-    round.count = s.T;
-    round.label = "dda Algorithm 1 steps 5-7, every round (active set hidden: rate iota/q)";
-    opt.delta = s.target_delta;
-  } else {
-    w.sample_size = 1;
-    w.population = s.q_local;
-    const Real eta = s.target_delta / 16;
-    const long long k = binomial_upper_quantile(s.T, s.iota, eta);
-    round.count = k < 1 ? 1 : k;
-    round.label = "dda Algorithm 1 steps 5-7, the k* active rounds of the record's node";
-    opt.delta = s.target_delta - s.target_delta / 8;
-    round.sampling = w;
-    accounting::ledger<Real> l(opt);
-    l.record(std::move(round));
-    accounting::approx_mechanism<Real> tail;
-    tail.epsilon = Real(0);
-    tail.delta = eta;  // P[Bin(T, ι) > k*] <= η (Chernoff)
-    l.record(accounting::make_event<Real>(
-        tail, 1, "P[node active in more than k* = " + std::to_string(k) + " rounds]"));
-    return l;
-  }
-  round.sampling = w;
-  accounting::ledger<Real> l(opt);
-  l.record(std::move(round));
-  return l;
-}
-
-/// The Gaussian measurement of one round at σ (step 6): Δ2 = 2L (replace-one changes the clipped
-/// ĝ by at most 2L, PRIV.DDA.LIPSCHITZ). Its event is the round's event of plan_ledger and the
-/// engine draws ν with it (ARCH.MEASUREMENTS). @spec DDA.LEDGER ARCH.MEASUREMENTS
-template <real_scalar Real>
-mechanisms::gaussian_noise<Real> round_noise(const privacy_setup<Real>& s, const Real& sigma) {
-  return {2 * s.lipschitz, sigma};
-}
-
-/// The ledger of a whole run at σ (see the file comment). @spec DDA.LEDGER
-template <real_scalar Real>
-accounting::ledger<Real> plan_ledger(const privacy_setup<Real>& s, const Real& sigma) {
-  return plan_ledger_of(s, round_noise(s, sigma).event());
 }
 
 /// Secure mode (SEC.DDA): the lattice Gaussian of one round at σ for d coordinates: Δ2 = 2L, the
@@ -150,11 +94,7 @@ Real calibrated_sigma(const privacy_setup<Real>& s, calibration_kind kind) {
     case calibration_kind::none:
       break;
   }
-  auto ok = [&](const Real& sg) {
-    const auto g = plan_ledger(s, sg).total();
-    return !(g.epsilon > s.eps) && !(g.delta > s.target_delta);
-  };
-  return accounting::smallest_satisfying<Real>(ok, 2 * s.lipschitz, "dda::run", "sigma");
+  return ledger_sigma(s, "dda::run");  // calibration (c), the same σ as calibrate(s, rdp)
 }
 
 /// The checks of the network that need the problem and the params.

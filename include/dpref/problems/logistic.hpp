@@ -206,6 +206,22 @@ class logistic_regression {
     return loss_weight(z_[k], U_.col(k).dot(x)) * U_.col(k) + Real(2) * lambda_ * x;
   }
 
+  /// The loss part of example i's gradient, v = −z_i u_i/(1 + e^{z_i u_iᵀx}) (5.2), without the
+  /// regulariser: ‖v‖₁ <= ‖u_i‖₁ <= B (the per-example record of a secure release, SEC.ACCEL).
+  void loss_gradient_into(const vector<Real>& x, long long i, vector<Real>& v) const {
+    check_x("logistic_regression::loss_gradient", x);
+    if (i < 0 || i >= size())
+      fail_argument("logistic_regression::loss_gradient", "i", "in [0, n)", i);
+    const auto k = static_cast<Eigen::Index>(i);
+    v.noalias() = loss_weight(z_[k], U_.col(k).dot(x)) * U_.col(k);
+  }
+
+  /// The regulariser's gradient 2λx, the same for every example (data-independent).
+  void regulariser_gradient_into(const vector<Real>& x, vector<Real>& v) const {
+    check_x("logistic_regression::regulariser_gradient", x);
+    v.noalias() = Real(2) * lambda_ * x;
+  }
+
   /// Full gradient (2.3) into g (resized once; no allocation when g has size d).
   void gradient_into(const vector<Real>& x, vector<Real>& g) const {
     check_x("logistic_regression::gradient", x);

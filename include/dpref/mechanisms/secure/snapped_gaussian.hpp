@@ -19,6 +19,7 @@
 
 #include "dpref/accounting/event.hpp"
 #include "dpref/error.hpp"
+#include "dpref/mechanisms/secure/clamp_set.hpp"
 #include "dpref/params.hpp"
 #include "dpref/random/philox_stream.hpp"
 #include "dpref/random/secure/discrete_gaussian.hpp"
@@ -26,21 +27,6 @@
 #include "dpref/scalar.hpp"
 
 namespace dpref::mechanisms {
-
-/// What the mechanism enforces on its input (SEC.GAUSS.L2, SEC.GAUSS.SUM):
-///   coordinates      |x_i| <= C; the caller answers for the query's l2 sensitivity Δ2;
-///   l2_ball          ‖x‖₂ <= C on the grid, Δ2 >= 2C required: the event holds for any input;
-///   sum_of_l2_balls  x = Σ_r x_r released by snapped_gaussian_sum: each record's x_r is put in
-///                    the ball of radius record_radius on the grid and the integers are summed
-///                    exactly (then |sum_i| <= C), Δ2 >= record_radius required: the event holds
-///                    for any records, adding or removing one.
-enum class clamp_set { coordinates, l2_ball, sum_of_l2_balls };
-
-constexpr auto enum_names(clamp_set) {
-  return std::array{std::pair{clamp_set::coordinates, std::string_view("coordinates")},
-                    std::pair{clamp_set::l2_ball, std::string_view("l2_ball")},
-                    std::pair{clamp_set::sum_of_l2_balls, std::string_view("sum_of_l2_balls")}};
-}
 
 /// Public parameters of a snapped Gaussian release (all data-independent).
 /// @spec SEC.GAUSS
@@ -79,6 +65,9 @@ struct snapped_gaussian_params {
               "<= 2^(grid_exponent + 52) (coarser grid or smaller clamp)", clamp);
     c.require(std::ldexp(sigma, -grid_exponent) <= 0x1p15, "sigma",
               "<= 2^(grid_exponent + 15) (coarser grid)", sigma);
+    c.require(shape != clamp_set::sum_of_l1_balls, "shape",
+              "coordinates, l2_ball or sum_of_l2_balls (l1 balls belong to the snapped Laplace)",
+              std::string(clamp_set_name(shape)));
     if (shape == clamp_set::l2_ball)  // any two points of the ball are <= 2C apart
       c.require(sensitivity >= 2 * clamp, "sensitivity",
                 ">= 2 * clamp (the l2 diameter of the clamp ball) when shape = l2_ball",
@@ -174,30 +163,15 @@ vector<double> snapped_gaussian_sum(philox_stream& s, std::size_t records, Recor
   p.validate();
   if (p.shape != clamp_set::sum_of_l2_balls)
     fail_domain("dpref::mechanisms::snapped_gaussian_sum", "params.shape", "sum_of_l2_balls",
-                std::string(p.shape == clamp_set::l2_ball ? "l2_ball" : "coordinates"));
-  __extension__ using i128 = __int128;  // |Σ n| <= records 2^53: exact for < 2^73 records
-  const auto d = static_cast<std::size_t>(p.dimension);
-  const int k = p.grid_exponent;
-  std::vector<i128> total(d, 0);
-  std::vector<std::int64_t> n(d);
-  vector<double> x(p.dimension);
-  for (std::size_t r = 0; r < records; ++r) {
-    record(r, x);
-    if (static_cast<std::size_t>(x.size()) != d)
-      fail_domain("dpref::mechanisms::snapped_gaussian_sum", "record size", "== params.dimension",
-                  x.size());
-    for (std::size_t i = 0; i < d; ++i)
-      n[i] = secure::lattice_round(x[static_cast<Eigen::Index>(i)], k, p.record_radius);
-    secure::lattice_l2_clamp(n, k, p.record_radius);
-    for (std::size_t i = 0; i < d; ++i) total[i] += n[i];
-  }
-  const auto lim = static_cast<i128>(secure::lattice_round(p.clamp, k, p.clamp));  // ⌊C/2^k⌉
+                std::string(clamp_set_name(p.shape)));
+  const std::vector<std::int64_t> n = detail::lattice_sum_of_balls(
+      "dpref::mechanisms::snapped_gaussian_sum", records, record, vector<double>(), p.dimension,
+      p.grid_exponent, p.record_radius, p.clamp, false);
   const secure::rational64 v = p.grid_variance();
   vector<double> y(p.dimension);
-  for (std::size_t i = 0; i < d; ++i) {
-    const i128 t = total[i] > lim ? lim : (total[i] < -lim ? -lim : total[i]);
+  for (Eigen::Index i = 0; i < p.dimension; ++i) {
     const std::int64_t z = secure::discrete_gaussian<std::int64_t>(s, v.num, v.den);
-    y[static_cast<Eigen::Index>(i)] = secure::lattice_release(static_cast<std::int64_t>(t), z, k);
+    y[i] = secure::lattice_release(n[static_cast<std::size_t>(i)], z, p.grid_exponent);
   }
   return y;
 }

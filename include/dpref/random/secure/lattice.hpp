@@ -157,6 +157,27 @@ inline void lattice_l2_clamp(std::span<std::int64_t> n, int k, double clamp) {
   for (std::int64_t& v : n) v = static_cast<std::int64_t>(cpp_int(v) * P / Q);  // toward zero
 }
 
+/// The exact l1 clamp of a grid vector (SEC.LATTICE.L1CLAMP): with c = C / 2^k and d = n.size(),
+/// n is left unchanged when ‖n‖₁ <= c + d/2, and otherwise replaced by
+/// n_i <- trunc(n_i ⌊c⌋ / ‖n‖₁), whose l1 norm is <= ⌊c⌋. Either way ‖n‖₁ <= c + d/2 afterwards,
+/// so two outputs differ by at most 2c + d in l1 — the inflated sensitivity Δ1/2^k + d of a query
+/// with l1 diameter Δ1 = 2C — whatever the input. A vector with ‖x‖₁ <= C before rounding is
+/// unchanged (rounding moves each coordinate by at most 1/2). Exact: ‖n‖₁ <= d 2^52 and
+/// |n_i| ⌊c⌋ <= 2^104 are 128-bit integers, and 2c and c are exact doubles (or below 1, when
+/// their floor is 0 either way). Requires (k, clamp) valid for check_lattice and d <= 2^40.
+/// @spec SEC.LATTICE.L1CLAMP
+inline void lattice_l1_clamp(std::span<std::int64_t> n, int k, double clamp) {
+  check_lattice("dpref::secure::lattice_l1_clamp", k, clamp);
+  __extension__ using i128 = __int128;
+  i128 S = 0;  // ‖n‖₁, exact
+  for (const std::int64_t v : n) S += v < 0 ? -static_cast<i128>(v) : static_cast<i128>(v);
+  // ‖n‖₁ <= c + d/2  <=>  2‖n‖₁ − d <= 2c  <=>  2‖n‖₁ − d <= ⌊2c⌋ (the left side is an integer)
+  const auto two_c = static_cast<i128>(std::floor(std::ldexp(clamp, 1 - k)));  // <= 2^53
+  if (2 * S - static_cast<i128>(n.size()) <= two_c) return;
+  const auto P = static_cast<i128>(std::floor(std::ldexp(clamp, -k)));  // ⌊c⌋ <= 2^52
+  for (std::int64_t& v : n) v = static_cast<std::int64_t>(static_cast<i128>(v) * P / S);
+}
+
 /// Largest numerator of the grid variance of the snapped Gaussian: with sigma_g^2 = num / 2^j,
 /// num <= 2^30 and j <= 20 the exact sampler stays in 64-bit arithmetic (2 a b t^2 < 2^62).
 inline constexpr std::int64_t lattice_gauss_num_cap = std::int64_t{1} << 30;
