@@ -283,6 +283,7 @@ std::string pad(std::string s, std::size_t w) {
 
 void run_reproduce(const reproduce_state& st) {
   const auto t0 = std::chrono::steady_clock::now();
+  const std::string started = utc_now();
   // Everything that can be refused is refused before any work (ARCH.CLI).
   const auto papers = parse_papers(st.papers);
   const auto selected = parse_claims(st.claims, papers);
@@ -380,7 +381,7 @@ void run_reproduce(const reproduce_state& st) {
   if (!selected.empty()) j["selected_claims"] = selected;
   j["version"] = std::string(dpref::version);
   j["commit"] = commit();
-  j["started"] = utc_now();
+  j["started"] = started;
   j["machine"] = machine();
   int counts[4] = {0, 0, 0, 0};
   ojson claims = ojson::array();

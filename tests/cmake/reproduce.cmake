@@ -29,6 +29,12 @@ if(TARGET dpref_cli)
                        REPRO_HTML_selfcontained REPRO_ACC_ABADI_claim REPRO_ACC_EXACT_claim
                        REPRO_LS_HINGE_claim
                        PROPERTIES LABELS cli TIMEOUT 300 FIXTURES_REQUIRED repro_report)
+  # REPRO.FULL.COMMITTED: the committed full-size report (reports/full, `dpref reproduce --full`)
+  add_test(NAME REPRO_FULL_COMMITTED_report
+           COMMAND ${DPREF_REPRO_CHECK} committed ${PROJECT_SOURCE_DIR}/reports/full
+                   ${DPREF_REPRO_DIR})
+  set_tests_properties(REPRO_FULL_COMMITTED_report PROPERTIES LABELS cli TIMEOUT 120
+                       FIXTURES_REQUIRED repro_report)
   set(DPREF_REPRO_BROWSER /usr/bin/python3
                           ${PROJECT_SOURCE_DIR}/tests/reproduce/check_report_browser.py)
   add_test(NAME REPRO_browser COMMAND ${DPREF_REPRO_BROWSER} ${DPREF_REPRO_DIR}/report.html

@@ -23,6 +23,8 @@ usage:
       claims (<ID>_reproduced, ...): each listed claim's settled verdict (reproduced,
       not_reproduced, contradicted, inconclusive) in the report, re-derived from its exported
       rule — the claim's one definition, run by `dpref reproduce`.
+  check_reproduce.py committed FULL_DIR QUICK_DIR   REPRO_FULL_COMMITTED: the committed
+      reports/full validates, ran --full at a named commit and lists every claim.
   check_reproduce.py run-expect DPREF OUTDIR quick|full ID=VERDICT ...   the same after running
       `DPREF reproduce --quick|--full --claims ID,... --no-html --out OUTDIR` (full-size claims,
       label slow).
@@ -458,6 +460,50 @@ def run_expect(dpref, out, mode, pairs):
     return expect(out, pairs)
 
 
+def committed(full_dir, quick_dir):
+    """REPRO.FULL.COMMITTED: the committed full-size report (reports/full) validates against the
+    schema, ran in --full mode on all eight papers at a named commit, lists every claim of the
+    registry (the claims of this build's quick report), re-derives every verdict from its
+    exported rule, and has its HTML page. Negative control: the same report with one claim
+    removed is refused."""
+    rep, quick = load(full_dir), load(quick_dir)
+    schema = json.loads((ROOT / "spec" / "schema" / "report.schema.json").read_text())
+    jsonschema.validate(rep, schema)
+
+    def problems_of(r):
+        out = []
+        if r["mode"] != "full":
+            out.append(f"mode {r['mode']!r}, not 'full'")
+        if sorted(r["papers"]) != sorted(PAPERS) or "selected_claims" in r:
+            out.append(f"papers {r['papers']} (a subset)")
+        if r["commit"] in ("", "unknown") or r["commit"].endswith("-dirty"):
+            out.append(f"commit {r['commit']!r} does not name a commit")
+        missing = {c["id"] for c in quick["claims"]} - {c["id"] for c in r["claims"]}
+        if missing:
+            out.append(f"claims of the registry missing: {sorted(missing)}")
+        for c in r["claims"]:
+            if rule_verdict(c["rule"], c["numbers"]) != c["statistic_verdict"]:
+                out.append(f"{c['id']}: verdict not its rule's")
+        return out
+
+    probs = problems_of(rep)
+    if not pathlib.Path(full_dir, "report.html").is_file():
+        probs.append("report.html missing")
+    if probs:
+        fail("; ".join(probs))
+    bad = json.loads(json.dumps(rep))
+    bad["claims"] = bad["claims"][1:]
+    if not problems_of(bad):
+        fail("negative control: a report without one claim was accepted")
+    counts = rep["summary"]
+    print(f"ok: committed full report at {rep['commit']} ({rep['started']}, "
+          f"{rep['timings']['total_seconds']:.0f} s on {rep['machine']['cores']} cores): "
+          f"{counts['claims']} claims, {counts['reproduced']} reproduced, "
+          f"{counts['not_reproduced']} not reproduced, {counts['contradicted']} contradicted, "
+          f"{counts['inconclusive']} inconclusive; negative control refused")
+    return 0
+
+
 def check_errata(d):
     rep = load(d)
     text = (ROOT / "spec" / "errata.md").read_text()
@@ -610,6 +656,8 @@ if __name__ == "__main__":
         sys.exit(flags(sys.argv[2], sys.argv[3]))
     if mode == "expect":
         sys.exit(expect(sys.argv[2], sys.argv[3:]))
+    if mode == "committed":
+        sys.exit(committed(sys.argv[2], sys.argv[3]))
     if mode == "run-expect":
         sys.exit(run_expect(sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5:]))
     {"schema": check_schema, "verdict": check_verdict, "size": check_size, "errata": check_errata,
