@@ -621,54 +621,7 @@ TEST(SEC_COST_NOISE, ExpectedNoiseNormRatiosForTheSameEpsilon) {
 }
 
 // ==== SEC.LATTICE.L2CLAMP / SEC.GAUSS.L2 =====================================================
-// The bound ‖n‖₂ <= c + √d/2 is checked here independently of the library's exact integer test:
-// in 100-digit binary floating point (cpp_bin_float_100), whose rounding (< 1e-95 relative) is far
-// below the grid unit, and where a tie would be decided by the strict > of the negative control.
-
-using big = boost::multiprecision::cpp_bin_float_100;
-
-big l2_norm(const std::vector<std::int64_t>& n) {
-  big s = 0;
-  for (const std::int64_t v : n) s += big(v) * big(v);
-  return sqrt(s);
-}
-
-big ball_radius(double C, int k, std::size_t d) {
-  return big(std::ldexp(C, -k)) + sqrt(big(static_cast<long long>(d))) / 2;
-}
-
-RC_GTEST_PROP(SEC_LATTICE_L2CLAMP, AnyRoundedVectorEndsInTheBallAndNeverGrows, ()) {
-  const int d = *rc::gen::inRange(1, 41);
-  const int k = *rc::gen::inRange(-12, 3);
-  const double C = std::exp(*dpref::test::real_in<double>(std::log(1e-2), std::log(1e3)));
-  const double spread = std::exp(*dpref::test::real_in<double>(std::log(1e-3), std::log(1e4)));
-  std::vector<std::int64_t> n(static_cast<std::size_t>(d));
-  for (auto& v : n) v = sec::lattice_round(C * spread * *dpref::test::real_in<double>(-1, 1), k, C);
-  const std::vector<std::int64_t> before = n;
-  sec::lattice_l2_clamp(n, k, C);
-  RC_ASSERT(l2_norm(n) <= ball_radius(C, k, n.size()));
-  for (std::size_t i = 0; i < n.size(); ++i) {  // toward zero, never past it
-    RC_ASSERT(std::llabs(n[i]) <= std::llabs(before[i]));
-    RC_ASSERT(n[i] == 0 || (n[i] > 0) == (before[i] > 0));
-  }
-  if (l2_norm(before) <= ball_radius(C, k, n.size())) RC_ASSERT(n == before);  // inside: unchanged
-}
-
-RC_GTEST_PROP(SEC_LATTICE_L2CLAMP, AVectorClippedToTheBallIsNeverChanged, ()) {
-  // an l2 clip to C before rounding leaves ‖n‖₂ <= c + √d/2: the clamp is the identity (so a
-  // conforming caller, e.g. dda's clipped ĝ, releases the same bits as before)
-  const int d = *rc::gen::inRange(1, 41);
-  const int k = *rc::gen::inRange(-12, 3);
-  const double C = std::exp(*dpref::test::real_in<double>(std::log(1e-2), std::log(1e3)));
-  vec x(d);
-  for (int i = 0; i < d; ++i) x[i] = *dpref::test::real_in<double>(-1, 1);
-  if (x.norm() > 0) x *= (C / x.norm()) * *dpref::test::real_in<double>(0, 0.999999);
-  std::vector<std::int64_t> n(static_cast<std::size_t>(d));
-  for (int i = 0; i < d; ++i) n[static_cast<std::size_t>(i)] = sec::lattice_round(x[i], k, C);
-  const std::vector<std::int64_t> before = n;
-  sec::lattice_l2_clamp(n, k, C);
-  RC_ASSERT(n == before);
-}
+// The properties of the l2 clamp are in secure_sum_test.cpp, with the l1 clamp's.
 
 TEST(SEC_LATTICE_L2CLAMP, HandComputedCases) {
   // C = 1, k = 0, d = 4: radius 1 + √4/2 = 2. (1,1,1,1) has norm exactly 2 (kept: the boundary

@@ -1,13 +1,16 @@
-// The l1 "sum of balls" of the snapped Laplace (spec/secure_release.md SEC.LATTICE.L1CLAMP,
-// SEC.LAPLACE.SUM): the exact l1 clamp of a grid vector and the release of a sum of records whose
-// l1 sensitivity the lattice enforces by itself. Expected values are computed by hand or in exact
+// The exact ball clamps of the grid and the l1 "sum of balls" of the snapped Laplace
+// (spec/secure_release.md SEC.LATTICE.L1CLAMP, SEC.LATTICE.L2CLAMP, SEC.LAPLACE.SUM): one property
+// for both norms, and the release of a sum of records whose l1 sensitivity the lattice enforces by
+// itself. Expected values are computed by hand or in exact
 // integer arithmetic here, not read back from the code.
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
+#include <boost/multiprecision/cpp_bin_float.hpp>
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
+#include <span>
 #include <stdexcept>
 #include <vector>
 
@@ -27,20 +30,41 @@ namespace sec = dpref::secure;
 namespace mech = dpref::mechanisms;
 using vec = dpref::vector<double>;
 
-/// ‖n‖₁ in long double (exact: every |n_i| <= 2^52 here and d <= 40, so the sum < 2^58 fits the
-/// 64-bit significand of x87 long double).
-long double l1_norm(const std::vector<std::int64_t>& n) {
-  long double s = 0;
-  for (const std::int64_t v : n) s += static_cast<long double>(std::llabs(v));
-  return s;
-}
+// The bounds are checked independently of the library's exact integer tests: in 100-digit binary
+// floating point (cpp_bin_float_100), whose rounding (< 1e-95 relative) is far below the grid unit.
+using big = boost::multiprecision::cpp_bin_float_100;
 
-/// c + d/2 with c = C / 2^k (exact in long double for the ranges below).
-long double l1_radius(double C, int k, std::size_t d) {
-  return std::ldexp(static_cast<long double>(C), -k) + static_cast<long double>(d) / 2;
-}
+/// One exact ball clamp of the grid (SEC.LATTICE.L1CLAMP / SEC.LATTICE.L2CLAMP): its norm, the
+/// radius c + m/2 it guarantees (m = d for l1, √d for l2) and the norm of a real vector.
+struct ball_clamp {
+  big (*norm)(const std::vector<std::int64_t>&);
+  big (*radius)(double C, int k, std::size_t d);
+  void (*clamp)(std::span<std::int64_t>, int, double);
+  double (*real_norm)(const vec&);
+};
 
-RC_GTEST_PROP(SEC_LATTICE_L1CLAMP, AnyRoundedVectorEndsInTheBallAndNeverGrows, ()) {
+const ball_clamp kL1{[](const std::vector<std::int64_t>& n) {
+                       big s = 0;
+                       for (const std::int64_t v : n) s += abs(big(v));
+                       return s;
+                     },
+                     [](double C, int k, std::size_t d) {
+                       return big(std::ldexp(C, -k)) + big(static_cast<long long>(d)) / 2;
+                     },
+                     sec::lattice_l1_clamp, [](const vec& x) { return x.lpNorm<1>(); }};
+const ball_clamp kL2{[](const std::vector<std::int64_t>& n) {
+                       big s = 0;
+                       for (const std::int64_t v : n) s += big(v) * big(v);
+                       return sqrt(s);
+                     },
+                     [](double C, int k, std::size_t d) {
+                       return big(std::ldexp(C, -k)) + sqrt(big(static_cast<long long>(d))) / 2;
+                     },
+                     sec::lattice_l2_clamp, [](const vec& x) { return x.norm(); }};
+
+/// Any rounded vector ends in the ball (of norm <= ⌊c⌋ when the clamp acts), no |n_i| grows or
+/// changes sign, and a vector already in the ball is unchanged.
+void any_rounded_vector_ends_in_the_ball(const ball_clamp& b) {
   const int d = *rc::gen::inRange(1, 41);
   const int k = *rc::gen::inRange(-12, 3);
   const double C = std::exp(*dpref::test::real_in<double>(std::log(1e-2), std::log(1e3)));
@@ -48,32 +72,46 @@ RC_GTEST_PROP(SEC_LATTICE_L1CLAMP, AnyRoundedVectorEndsInTheBallAndNeverGrows, (
   std::vector<std::int64_t> n(static_cast<std::size_t>(d));
   for (auto& v : n) v = sec::lattice_round(C * spread * *dpref::test::real_in<double>(-1, 1), k, C);
   const std::vector<std::int64_t> before = n;
-  sec::lattice_l1_clamp(n, k, C);
-  RC_ASSERT(l1_norm(n) <= l1_radius(C, k, n.size()));
+  b.clamp(n, k, C);
+  RC_ASSERT(b.norm(n) <= b.radius(C, k, n.size()));
   for (std::size_t i = 0; i < n.size(); ++i) {  // toward zero, never past it
     RC_ASSERT(std::llabs(n[i]) <= std::llabs(before[i]));
     RC_ASSERT(n[i] == 0 || (n[i] > 0) == (before[i] > 0));
   }
-  if (l1_norm(before) <= l1_radius(C, k, n.size()))
+  if (b.norm(before) <= b.radius(C, k, n.size()))
     RC_ASSERT(n == before);  // inside: unchanged
   else
-    RC_ASSERT(l1_norm(n) <= std::floor(std::ldexp(static_cast<long double>(C), -k)));
+    RC_ASSERT(b.norm(n) <= floor(big(std::ldexp(C, -k))));
 }
 
-RC_GTEST_PROP(SEC_LATTICE_L1CLAMP, AVectorClippedToTheBallIsNeverChanged, ()) {
-  // ‖x‖₁ <= C before rounding leaves ‖n‖₁ <= c + d/2: the clamp is the identity, so a conforming
-  // caller (accel's per-example gradients, ‖·‖₁ <= B/m) releases the same integers
+/// A real vector clipped to the ball before rounding is never changed by the clamp (rounding moves
+/// each coordinate by at most 1/2), so a conforming caller releases the same integers (dda's
+/// clipped ĝ in l2, accel's per-example gradients in l1).
+void a_vector_clipped_to_the_ball_is_never_changed(const ball_clamp& b) {
   const int d = *rc::gen::inRange(1, 41);
   const int k = *rc::gen::inRange(-12, 3);
   const double C = std::exp(*dpref::test::real_in<double>(std::log(1e-2), std::log(1e3)));
   vec x(d);
   for (int i = 0; i < d; ++i) x[i] = *dpref::test::real_in<double>(-1, 1);
-  if (x.lpNorm<1>() > 0) x *= (C / x.lpNorm<1>()) * *dpref::test::real_in<double>(0, 0.999999);
+  if (b.real_norm(x) > 0) x *= (C / b.real_norm(x)) * *dpref::test::real_in<double>(0, 0.999999);
   std::vector<std::int64_t> n(static_cast<std::size_t>(d));
   for (int i = 0; i < d; ++i) n[static_cast<std::size_t>(i)] = sec::lattice_round(x[i], k, C);
   const std::vector<std::int64_t> before = n;
-  sec::lattice_l1_clamp(n, k, C);
+  b.clamp(n, k, C);
   RC_ASSERT(n == before);
+}
+
+RC_GTEST_PROP(SEC_LATTICE_L1CLAMP, AnyRoundedVectorEndsInTheBallAndNeverGrows, ()) {
+  any_rounded_vector_ends_in_the_ball(kL1);
+}
+RC_GTEST_PROP(SEC_LATTICE_L1CLAMP, AVectorClippedToTheBallIsNeverChanged, ()) {
+  a_vector_clipped_to_the_ball_is_never_changed(kL1);
+}
+RC_GTEST_PROP(SEC_LATTICE_L2CLAMP, AnyRoundedVectorEndsInTheBallAndNeverGrows, ()) {
+  any_rounded_vector_ends_in_the_ball(kL2);
+}
+RC_GTEST_PROP(SEC_LATTICE_L2CLAMP, AVectorClippedToTheBallIsNeverChanged, ()) {
+  a_vector_clipped_to_the_ball_is_never_changed(kL2);
 }
 
 TEST(SEC_LATTICE_L1CLAMP, HandComputedCases) {
@@ -106,9 +144,10 @@ TEST(SEC_LATTICE_L1CLAMP, HandComputedCases) {
   EXPECT_EQ(m, (std::vector<std::int64_t>{0}));
   EXPECT_EQ(o, (std::vector<std::int64_t>{1}));
   // the extreme grid: |n_i| = 2^52 in d = 40 coordinates (‖n‖₁ = 40·2^52 needs 58 bits)
-  std::vector<std::int64_t> big(40, std::int64_t{1} << 52);
-  sec::lattice_l1_clamp(big, 0, 0x1p52);
-  for (const std::int64_t v : big) EXPECT_EQ(v, (std::int64_t{1} << 52) / 40);  // trunc(2^52/40)
+  std::vector<std::int64_t> extreme(40, std::int64_t{1} << 52);
+  sec::lattice_l1_clamp(extreme, 0, 0x1p52);
+  for (const std::int64_t v : extreme)
+    EXPECT_EQ(v, (std::int64_t{1} << 52) / 40);  // trunc(2^52/40)
 }
 
 /// Laplace parameters (Δ1, b, d, C, k) with shape sum_of_l1_balls and the given record radius.
