@@ -5,20 +5,22 @@
 #include <Eigen/Core>
 #include <boost/multiprecision/cpp_bin_float.hpp>
 #include <boost/multiprecision/eigen.hpp>
-#include <boost/multiprecision/mpfr.hpp>
 #include <cmath>
 #include <concepts>
 #include <limits>
 #include <type_traits>
 
+#include "dpref/scalar_mpfr.hpp"
+
 namespace dpref {
 
 namespace bmp = boost::multiprecision;
 
-/// 50 significant decimal digits (166-bit significand), expression templates off (spec/random.md, spec/architecture.md ARCH.NUMBERS).
+/// 50 significant decimal digits (166-bit significand), expression templates off (spec/random.md,
+/// spec/architecture.md ARCH.NUMBERS).
 using mp50 = bmp::number<bmp::cpp_bin_float<50>, bmp::et_off>;
-/// Runtime-precision MPFR float; precision from `mpfr_real::default_precision(digits10)`.
-using mpfr_real = bmp::number<bmp::mpfr_float_backend<0>, bmp::et_off>;
+// mpfr_real (runtime-precision MPFR, precision per thread from mpfr_precision_scope) is defined
+// in scalar_mpfr.hpp.
 
 template <class T>
 inline constexpr bool is_runtime_precision_v = false;

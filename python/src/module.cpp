@@ -47,17 +47,11 @@ io::precision precision_of(const std::string& text) {
   return io::parse_precision(text, "precision");
 }
 
-/// Whether a computation at p may run without the GIL: mpfr_real's precision is process-wide,
-/// so mpfr computations keep the GIL (no other Python thread can change it meanwhile).
-bool may_release(const io::precision& p) { return p.k != io::precision::kind::mpfr; }
-
-/// Runs f with the GIL released when allowed.
+/// Runs f with the GIL released. Every precision may: mpfr_real's precision is this thread's,
+/// set by io::with_precision's scope (ARCH.MPFR.SCOPE), so another Python thread cannot change it.
 template <class F>
-decltype(auto) maybe_nogil(const io::precision& p, F&& f) {
-  if (may_release(p)) {
-    py::gil_scoped_release release;
-    return f();
-  }
+decltype(auto) nogil(F&& f) {
+  py::gil_scoped_release release;
   return f();
 }
 
@@ -108,13 +102,13 @@ sample_request request(const std::string& dist, std::size_t n,
 }
 
 template <real_scalar Real>
-py::object sample_at(const sample_request& r, const io::precision& p) {
+py::object sample_at(const sample_request& r) {
   const auto& info = conformance::info_of(r);
   const std::size_t n = r.count;
   if (info.kind == sample_kind::boolean) {
     py::array_t<bool> out(static_cast<py::ssize_t>(n));
     std::vector<std::uint8_t> v(n);
-    maybe_nogil(p, [&] { conformance::sample_booleans<Real>(r, v); });
+    nogil([&] { conformance::sample_booleans<Real>(r, v); });
     bool* o = out.mutable_data();
     for (std::size_t i = 0; i < n; ++i) o[i] = v[i] != 0;
     return out;
@@ -123,11 +117,11 @@ py::object sample_at(const sample_request& r, const io::precision& p) {
     if constexpr (std::is_floating_point_v<Real>) {
       py::array_t<Real> out(static_cast<py::ssize_t>(n));
       Real* o = out.mutable_data();
-      maybe_nogil(p, [&] { conformance::sample_reals<Real>(r, std::span<Real>(o, n)); });
+      nogil([&] { conformance::sample_reals<Real>(r, std::span<Real>(o, n)); });
       return out;
     } else {
       std::vector<Real> v(n);
-      conformance::sample_reals<Real>(r, v);
+      nogil([&] { conformance::sample_reals<Real>(r, v); });
       py::list out;
       for (const Real& x : v) out.append(parts(x));
       return out;
@@ -138,11 +132,11 @@ py::object sample_at(const sample_request& r, const io::precision& p) {
   if constexpr (std::is_floating_point_v<Real>) {
     py::array_t<Real> out({static_cast<py::ssize_t>(n), static_cast<py::ssize_t>(dim)});
     Real* o = out.mutable_data();
-    maybe_nogil(p, [&] { conformance::sample_vectors<Real>(r, std::span<Real>(o, n * dim)); });
+    nogil([&] { conformance::sample_vectors<Real>(r, std::span<Real>(o, n * dim)); });
     return out;
   } else {
     std::vector<Real> v(n * dim);
-    conformance::sample_vectors<Real>(r, v);
+    nogil([&] { conformance::sample_vectors<Real>(r, v); });
     py::list out;
     for (std::size_t i = 0; i < n; ++i) {
       py::list row;
@@ -186,7 +180,7 @@ py::object sample(const std::string& dist, std::size_t n,
     }
     return out;
   }
-  return io::with_precision(p, [&]<class Real>() { return sample_at<Real>(r, p); });
+  return io::with_precision(p, [&]<class Real>() { return sample_at<Real>(r); });
 }
 
 /// The ziggurat samplers (random/ziggurat_batch.hpp, spec/random.md RAND.ZIGGURAT): double
@@ -283,7 +277,7 @@ std::string account(const std::string& text, const std::string& source, bool is_
     doc = io::document::rebuild(doc, std::move(root));
     for (const auto& [k, v] : options) doc.set_display_name("/accounting/" + k, k);
   }
-  return maybe_nogil(p, [&] {
+  return nogil([&] {
     return io::with_precision(p, [&]<class Real>() {
       const auto r = accounting::account_document<Real>(io::node(doc));
       if (budget) {
@@ -303,7 +297,7 @@ py::object calibrate(const std::string& name, const std::map<std::string, std::s
   const io::precision p = precision_of(precision);
   return io::with_precision(p, [&]<class Real>() -> py::object {
     Real v;
-    maybe_nogil(p, [&] { v = conformance::calibrate<Real>(name, args); });
+    nogil([&] { v = conformance::calibrate<Real>(name, args); });
     return real_out(v);
   });
 }
@@ -512,9 +506,8 @@ PYBIND11_MODULE(_core, m) {
       "conformance_evaluate",
       [](const std::string& op, const std::string& input) {
         const dp::io::document d = dp::io::document::parse(input, "input");
-        const dp::io::precision p = dp::conformance::detail::precision_of(dp::io::node(d));
-        return maybe_nogil(
-            p, [&] { return dp::conformance::evaluate(op, dp::io::node(d), runners()).dump(); });
+        return nogil(
+            [&] { return dp::conformance::evaluate(op, dp::io::node(d), runners()).dump(); });
       },
       py::arg("op"), py::arg("input"));
   m.def(
@@ -554,7 +547,7 @@ PYBIND11_MODULE(_core, m) {
         const dp::conformance::paper_runner& r = dp::conformance::find_runner(runners(), paper);
         const dp::io::precision p = precision_of(precision);
         const dp::io::document d = dp::io::document::parse(config, "config");
-        return maybe_nogil(p, [&] { return r.run(d, p).dump(); });
+        return nogil([&] { return r.run(d, p).dump(); });
       },
       py::arg("paper"), py::arg("config"), py::arg("precision"));
 }

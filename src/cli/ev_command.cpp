@@ -28,9 +28,6 @@
 namespace dpref::cli {
 namespace {
 
-/// Progress of long runs: stderr only (never in the JSON).
-void progress_to_stderr(std::string_view line) { std::cerr << "dpref " << line << "\n"; }
-
 /// `dpref ev sensitivity`: flags of ev::sensitivity_config, --params, --out.
 void add_sensitivity_command(CLI::App& group) {
   auto* cmd = group.add_subcommand(

@@ -11,6 +11,7 @@
 #include <iostream>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 
 #include "dpref/io/json.hpp"
 #include "world.hpp"
@@ -65,6 +66,9 @@ inline void write_text(const std::string& text, const std::string& path) {
     throw std::invalid_argument("--out: cannot write '" + path + "'");
   }
 }
+
+/// Progress of long runs: stderr only (never in the JSON).
+inline void progress_to_stderr(std::string_view line) { std::cerr << "dpref " << line << "\n"; }
 
 /// JSON (indent 1, trailing newline) to `path` or stdout.
 inline void write_json(const io::json& j, const std::string& path) {

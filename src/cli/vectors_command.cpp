@@ -47,8 +47,8 @@ struct vectors_options {
 };
 
 void run_vectors(const vectors_options& o) {
-  // reference values at 120 digits (set once, in the main thread, before any work: ARCH)
-  mpfr_real::default_precision(conformance::reference_digits);
+  // reference values at 120 digits, on this thread for the whole command (ARCH.MPFR.SCOPE)
+  const mpfr_precision_scope reference_precision(conformance::reference_digits);
   std::vector<conformance::family_entry> all = conformance::generic_families();
   std::vector<std::string> papers;
   for (auto& e : papers::trajectory_families()) {
@@ -214,7 +214,7 @@ std::string worst_text(const conformance::verdict& w) {
 }
 
 void run_check(const check_options& o) {
-  mpfr_real::default_precision(conformance::reference_digits);
+  const mpfr_precision_scope reference_precision(conformance::reference_digits);
   // the corpus itself first: refused (exit 3) before any implementation runs
   const conformance::corpus_selection sel =
       conformance::load_corpus(o.path, split_commas(o.ids), split_commas(o.precisions));

@@ -63,7 +63,7 @@ void run(const std::string& out, const std::string& caches, const std::vector<st
   std::fprintf(stderr, "corpus_cache_sizes: Eigen cache sizes L1 %td, L2 %td, L3 %td bytes\n",
                Eigen::l1CacheSize(), Eigen::l2CacheSize(), Eigen::l3CacheSize());
   // as src/cli/vectors_command.cpp: the reference precision, then the selected families
-  dpref::mpfr_real::default_precision(dpref::conformance::reference_digits);
+  const dpref::mpfr_precision_scope reference_precision(dpref::conformance::reference_digits);
   std::vector<dpref::conformance::family_entry> all = dpref::conformance::generic_families();
   std::vector<std::string> papers;
   for (auto& e : dpref::papers::trajectory_families()) {

@@ -518,8 +518,32 @@ TEST(LS_OBJPERT, SlackAndGuarantee) {
   const auto [eps_p, Delta] = ls::objective_perturbation_constants(0.1, 0.25, 400, 1e-3, R);
   EXPECT_DOUBLE_EQ(eps_p, 0.05);
   EXPECT_NEAR(Delta, 0.25 / (400 * std::expm1(0.025)) - 1e-3 / 3, 1e-15);
-  EXPECT_EQ(small.privacy.guarantee.epsilon, 0.1);
+  // the ledger's ε is Theorem 9's bound at the drawn noise's own constants (independently, in
+  // long double: ε′ + 2 log(1 + c/(n(Λ′ + Δ))), Λ′ = μ/R² = 1e-3/3), within the request
+  const long double theorem9 =
+      static_cast<long double>(eps_p) +
+      2 * std::log1p(0.25L / (400 * (1e-3L / 3 + static_cast<long double>(Delta))));
+  EXPECT_NEAR(small.privacy.guarantee.epsilon, static_cast<double>(theorem9), 1e-15);
+  EXPECT_LE(small.privacy.guarantee.epsilon, 0.1);
+  EXPECT_GE(small.privacy.guarantee.epsilon, 0.1 * (1 - 1e-12));  // Algorithm 2 spends it all
   EXPECT_NEAR(*small.noise_scale, 2 / 0.05, 1e-12);
+}
+
+TEST(LS_OBJPERT, TheEventFollowsTheNoiseConstants) {
+  // The measurement's event is computed from the ε′ and Δ it draws and minimises with; without
+  // Algorithm 2's extra ridge Δ (negative control) the same noise certifies more than ε.
+  const double R = std::sqrt(3.0);
+  for (const double eps : {0.1, 1.0, 1e4}) {
+    ls::objective_perturbation_noise<double> m(eps, 0.25, 400, 1e-3, R);
+    EXPECT_LE(m.mechanism().epsilon, eps) << eps;
+    EXPECT_EQ(std::get<accounting::pure_mechanism<double>>(m.event().what).epsilon,
+              m.mechanism().epsilon)
+        << eps;
+    if (m.Delta > 0) {
+      m.Delta = 0;
+      EXPECT_GT(m.mechanism().epsilon, eps) << eps;
+    }
+  }
 }
 
 }  // namespace

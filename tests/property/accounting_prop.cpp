@@ -24,12 +24,15 @@ using dpref::test::epsilon;
 using dpref::test::positive_log_uniform;
 using dpref::test::real_in;
 
-const int kMpfrBits = [] {
+/// The fewest decimal digits whose mpfr_real has >= 256 bits.
+unsigned digits_for_256_bits() {
   unsigned d10 = 77;
-  mpfr_real::default_precision(d10);
-  while (binary_digits<mpfr_real>() < 256) mpfr_real::default_precision(++d10);
-  return binary_digits<mpfr_real>();
-}();
+  while (boost::multiprecision::detail::digits10_2_2(d10) < 256) ++d10;
+  return d10;
+}
+// The tests run on the main thread: this scope holds for all of them (ARCH.MPFR.SCOPE).
+const mpfr_precision_scope kMpfrScope(digits_for_256_bits());
+const int kMpfrBits = binary_digits<mpfr_real>();
 
 template <class F>
 void for_each_scalar(F&& f) {

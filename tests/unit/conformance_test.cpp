@@ -48,7 +48,7 @@ TEST(CONF_NUMBERS, ExactConversionsAndDigits) {
   const mp x = exact(third);
   EXPECT_EQ(compare(round_to(x, binary_digits<mp50>()), x), 0) << "mp50 converts exactly";
   EXPECT_EQ(x.digits(10), "3.333333333e-1");
-  mpfr_real::default_precision(60);
+  const mpfr_precision_scope digits60(60);
   const mpfr_real y = mpfr_real(2) / 7;
   EXPECT_EQ(exact(y).digits(20), exact(y).digits(20));
   EXPECT_EQ(compare(exact(y, 400), exact(y)), 0);

@@ -121,9 +121,11 @@ std::vector<R> on_ranks(int ranks, const std::function<R(const parallel::communi
   std::vector<R> out(static_cast<std::size_t>(ranks));
   {
     std::vector<std::jthread> pool;
+    const parallel::thread_numerics numerics = parallel::thread_numerics::current();
     for (int r = 0; r < ranks; ++r)
       pool.emplace_back([&, r] {
-        const parallel::worker_scope scope;  // frees this thread's MPFR caches (LeakSanitizer)
+        // the caller's precisions; frees this thread's MPFR caches (LeakSanitizer)
+        const parallel::worker_scope scope(numerics);
         const thread_communicator c(h, r);
         out[static_cast<std::size_t>(r)] = f(c);
       });

@@ -247,21 +247,22 @@ TEST(ACC_CERT_THREADS, FourThreadsAtFourPrecisionsEqualTheSerialResults) {
     std::vector<long double> ld2;
     std::vector<mp50> m2;
     std::vector<mpfr_real> f2;
+    const parallel::thread_numerics numerics = parallel::thread_numerics::current();
     {
       std::jthread a([&] {
-        const parallel::worker_scope scope;  // frees its MPFR caches
+        const parallel::worker_scope scope(numerics);  // frees its MPFR caches
         d2 = certified_values<double>();
       });
       std::jthread b([&] {
-        const parallel::worker_scope scope;  // frees its MPFR caches
+        const parallel::worker_scope scope(numerics);  // frees its MPFR caches
         ld2 = certified_values<long double>();
       });
       std::jthread c([&] {
-        const parallel::worker_scope scope;  // frees its MPFR caches
+        const parallel::worker_scope scope(numerics);  // frees its MPFR caches
         m2 = certified_values<mp50>();
       });
       std::jthread e([&] {
-        const parallel::worker_scope scope;  // frees its MPFR caches
+        const parallel::worker_scope scope(numerics);  // frees its MPFR caches
         f2 = certified_values<mpfr_real>();
       });
     }

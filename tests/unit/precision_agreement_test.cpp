@@ -85,7 +85,7 @@ TEST(RAND_PRECISION_LEAK, NegativeControlDetectsDoubleComputation) {
 TEST(RAND_PRECISION_LEAK, MpfrAt60DigitsAgreesWithMp50) {
   // The runtime-precision path follows the same draws: at 60 digits its Laplace samples agree
   // with the 50-digit ones to 1e-45 relative.
-  mpfr_real::default_precision(60);
+  const mpfr_precision_scope digits60(60);
   philox_stream a(3), b(3);
   for (int i = 0; i < 2000; ++i) {
     const mpfr_real x = laplace(a, mpfr_real(1));
@@ -131,7 +131,7 @@ TEST(RAND_DDLOG, NegativeControlPlainDoubleLogFailsTheBound) {
 TEST(RAND_MATH_ERFINV, ResidualsAt50DigitsAndMpfr) {
   // erfc(erfc_inv(y)) = y and erf(erf_inv(y)) = y to 1e-48 relative, checked with MPFR at
   // 80 digits (an independent implementation), over y from 1e-30 to 1/2.
-  mpfr_real::default_precision(80);
+  const mpfr_precision_scope digits80(80);
   for (const char* text : {"1e-30", "1e-12", "3e-7", "0.001", "0.1", "0.3", "0.4999"}) {
     const mp50 y(text);
     const mpfr_real yy(y);
@@ -141,7 +141,7 @@ TEST(RAND_MATH_ERFINV, ResidualsAt50DigitsAndMpfr) {
     EXPECT_LE(abs(re - yy) / yy, mpfr_real("1e-48")) << text;
   }
   // runtime precision: 40 digits
-  mpfr_real::default_precision(40);
+  const mpfr_precision_scope digits40(40);
   const mpfr_real y("0.01");
   const mpfr_real x = math::erfc_inv(y);
   EXPECT_LE(abs(erfc(x) - y) / y, mpfr_real("1e-38"));
@@ -149,7 +149,7 @@ TEST(RAND_MATH_ERFINV, ResidualsAt50DigitsAndMpfr) {
 
 TEST(RAND_MATH_ERFINV, NegativeControlLongDoubleRootFailsTheResidual) {
   // The long double starting point alone (64 bits) misses the 1e-48 residual bound.
-  mpfr_real::default_precision(80);
+  const mpfr_precision_scope digits80(80);
   const mp50 y("0.1");
   const mp50 x0 = mp50(boost::math::erfc_inv(static_cast<long double>(y)));
   EXPECT_GT(abs(erfc(mpfr_real(x0)) - mpfr_real(y)) / mpfr_real(y), mpfr_real("1e-48"));

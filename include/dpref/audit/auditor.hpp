@@ -167,9 +167,10 @@ std::vector<std::vector<std::uint64_t>> count_cells_batched(
   } else {
     std::vector<std::thread> pool;
     pool.reserve(threads);
+    const parallel::thread_numerics numerics = parallel::thread_numerics::current();
     for (unsigned t = 0; t < threads; ++t)
-      pool.emplace_back([&work] {
-        const parallel::worker_scope scope;
+      pool.emplace_back([&work, numerics] {
+        const parallel::worker_scope scope(numerics);
         work();
       });
     for (auto& th : pool) th.join();

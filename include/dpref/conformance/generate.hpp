@@ -48,9 +48,7 @@ inline io::json trajectory_vector_each(const std::string& id, const paper_runner
                                        const std::string& precision = "double",
                                        const std::string& reference_precision = "mpfr:60") {
   const io::document d = io::document::from_value(config, id + " config");
-  const unsigned digits = mpfr_real::default_precision();  // restored: other families need it
   const io::json ref = runner.run(d, io::parse_precision(reference_precision));
-  mpfr_real::default_precision(digits);
   io::json expected = io::json::object(), tol = io::json::object();
   for (const auto& [p, t] : outputs) {
     expected[p] = ref.at(io::json::json_pointer(p));
@@ -132,10 +130,8 @@ inline corpus_summary write_corpus(const std::filesystem::path& dir,
     sum.bytes += text.size();
     ++sum.files;
   };
-  const unsigned digits = mpfr_real::default_precision();
   for (const auto& e : families) {
     const family f = e.generate();
-    mpfr_real::default_precision(digits);  // a generator may have run at another precision
     const std::string text = family_text(f);
     write(dir / (f.path + ".json"), text);
     list.push_back({{"family", f.path},

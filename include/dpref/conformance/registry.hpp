@@ -43,7 +43,7 @@ struct paper_runner {
   io::json (*run_mp50)(const io::document&) = nullptr;
   io::json (*run_mpfr)(const io::document&) = nullptr;
 
-  /// run_json at precision p (mpfr: sets mpfr_real's precision first, io::with_precision).
+  /// run_json at precision p (mpfr: inside an mpfr_precision_scope, as io::with_precision).
   [[nodiscard]] io::json run(const io::document& config, const io::precision& p) const {
     switch (p.k) {
       case io::precision::kind::double_:
@@ -52,9 +52,10 @@ struct paper_runner {
         return run_long_double(config);
       case io::precision::kind::mp50:
         return run_mp50(config);
-      case io::precision::kind::mpfr:
-        mpfr_real::default_precision(p.digits);
+      case io::precision::kind::mpfr: {
+        const mpfr_precision_scope scope(p.digits);
         return run_mpfr(config);
+      }
     }
     return run_double(config);
   }

@@ -78,12 +78,13 @@ void parallel_for(std::size_t count, unsigned threads, const F& f) {
     return;
   }
   std::vector<std::thread> pool;
+  const parallel::thread_numerics numerics = parallel::thread_numerics::current();
   const std::size_t per = (count + threads - 1) / threads;
   for (unsigned w = 1; w < threads; ++w) {
     const std::size_t lo = w * per, hi = std::min(count, lo + per);
     if (lo >= hi) break;
-    pool.emplace_back([&f, lo, hi] {
-      const parallel::worker_scope scope;
+    pool.emplace_back([&f, lo, hi, numerics] {
+      const parallel::worker_scope scope(numerics);
       for (std::size_t k = lo; k < hi; ++k) f(k);
     });
   }

@@ -299,9 +299,10 @@ class iteration_state {
     }
     std::vector<std::jthread> pool;
     pool.reserve(static_cast<std::size_t>(workers - 1));
+    const parallel::thread_numerics numerics = parallel::thread_numerics::current();
     for (Eigen::Index w = 1; w < workers; ++w)
       pool.emplace_back([&, w] {
-        const parallel::worker_scope scope;
+        const parallel::worker_scope scope(numerics);
         step_range(prob, p_hat, alpha, theta, b0 + nb * w / workers, b0 + nb * (w + 1) / workers,
                    static_cast<std::size_t>(w));
       });

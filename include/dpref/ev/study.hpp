@@ -57,9 +57,10 @@ inline point_stats relative_suboptimality(const problem<double>& prob, double u_
   const long long w = std::max(1LL, std::min<long long>(threads, runs));
   {
     std::vector<std::jthread> pool;
+    const parallel::thread_numerics numerics = parallel::thread_numerics::current();
     for (long long i = 1; i < w; ++i)
-      pool.emplace_back([&work, i, w, runs] {
-        const parallel::worker_scope scope;
+      pool.emplace_back([&work, i, w, runs, numerics] {
+        const parallel::worker_scope scope(numerics);
         work(runs * i / w, runs * (i + 1) / w);
       });
     work(0, runs / w);

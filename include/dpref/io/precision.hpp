@@ -69,9 +69,10 @@ decltype(auto) with_precision(const precision& p, F&& f) {
       return f.template operator()<long double>();
     case precision::kind::mp50:
       return f.template operator()<mp50>();
-    case precision::kind::mpfr:
-      mpfr_real::default_precision(p.digits);
+    case precision::kind::mpfr: {
+      const mpfr_precision_scope scope(p.digits);  // this thread, for the call (ARCH.MPFR.SCOPE)
       return f.template operator()<mpfr_real>();
+    }
     case precision::kind::double_:
       break;
   }

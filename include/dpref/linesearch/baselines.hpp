@@ -17,6 +17,7 @@
 #include <cstddef>
 #include <numeric>
 #include <optional>
+#include <tuple>
 #include <type_traits>
 #include <vector>
 
@@ -270,9 +271,48 @@ std::pair<Real, Real> objective_perturbation_constants(const Real& eps, const Re
   return {eps_p, Delta};
 }
 
+/// Objective perturbation's measurement (Chaudhuri et al. 2011 Algorithm 2, Theorem 9) in v = Rw:
+/// the noise b ∝ exp(−ε′‖b‖/2) (scale 2/ε′ rounded up) and its ledger event, pure{ε_T9} with
+/// ε_T9 = ε′ + 2 log(1 + c/(n(Λ′ + Δ))) (Theorem 9's bound for the release minimising
+/// F + (1/n)bᵀv + (Δ/2)‖v‖², rounded up), both from the same ε′, Δ, c, n, Λ′ (ARCH.MEASUREMENTS).
+/// @spec LS.OBJPERT
+template <real_scalar Real>
+struct objective_perturbation_noise
+    : mechanisms::measurement<objective_perturbation_noise<Real>, Real> {
+  Real eps_prime{};  ///< ε′ of the noise term
+  Real Delta{};      ///< extra ridge Δ (v-space)
+  Real c_bound{};    ///< c = sup φ″ of the loss class
+  Real lambda{};     ///< Λ′ = μ/R²
+  long long n = 0;   ///< records
+  Real scale{};      ///< 2/ε′, rounded up
+
+  /// Algorithm 2's constants for the requested ε (objective_perturbation_constants).
+  objective_perturbation_noise(const Real& eps, const Real& c, long long records, const Real& mu,
+                               const Real& R)
+      : c_bound(c), n(records) {
+    std::tie(eps_prime, Delta) = objective_perturbation_constants(eps, c, records, mu, R);
+    accounting::certifier<Real> cert;
+    lambda = cert.down(cert.in(mu) / (cert.in(R)*cert.in(R)));
+    scale = cert.up(2 / cert.in(eps_prime));
+  }
+  /// pure{ε_T9}: Theorem 9's ε for exactly this noise and ridge (<= the requested ε).
+  [[nodiscard]] accounting::pure_mechanism<Real> mechanism() const {
+    accounting::certifier<Real> cert;
+    using std::log1p;
+    const accounting::work_real u =
+        cert.in(c_bound) / (accounting::work_real(n) * (cert.in(lambda) + cert.in(Delta)));
+    return {cert.up(cert.in(eps_prime) + 2 * log1p(u))};
+  }
+  /// b in R^d: the ℓ2-Laplace measurement of scale 2/ε′ on the gradient term (Δ2 = 2 in v = Rw).
+  [[nodiscard]] vector<Real> draw(philox_stream& s, std::size_t d) const {
+    return mechanisms::vector_laplace_noise<Real>(Real(2), scale).draw(s, d);
+  }
+};
+
 /// Objective perturbation (Chaudhuri et al. 2011 Algorithm 2, Theorem 9: ε-DP, replace-one):
 /// b ∝ exp(−ε′‖b‖/2) (scale 2/ε′ rounded up); minimise F(w) + (R/n)bᵀw + (ΔR²/2)‖w‖² on the rows
-/// scaled into the public R-ball. @spec LS.OBJPERT
+/// scaled into the public R-ball; the ledger records the measurement's own event.
+/// @spec LS.OBJPERT
 template <real_scalar Real>
 result<Real> objective_perturbation(const problems::linear_erm<Real>& P0, const params<Real>& p,
                                     const Real& R, const philox_stream& stream) {
@@ -280,30 +320,24 @@ result<Real> objective_perturbation(const problems::linear_erm<Real>& P0, const 
   const problems::linear_erm<Real> P = detail::rows_within(P0, R);
   const long long n = static_cast<long long>(P.size());
   const Real c_bound = problems::margin_curvature_bound(P.loss());  // from the loss class
-  const auto [eps_p, Delta] = objective_perturbation_constants(p.epsilon, c_bound, n, P.mu(), R);
+  const objective_perturbation_noise<Real> noise(p.epsilon, c_bound, n, P.mu(), R);
   accounting::ledger<Real> plan(detail::ledger_options(p));
-  plan.record(accounting::make_event<Real>(
-      accounting::pure_mechanism<Real>{p.epsilon}, 1,
+  plan.record(noise.event(
+      1,
       "objective perturbation (Chaudhuri et al. 2011 Algorithm 2, Theorem 9), replace-one "
       "adjacency; noise density exp(-eps'|b|/2)"));
   result<Real> res;
   res.privacy = detail::final_privacy(std::move(plan), p, "linesearch::run (OBJPERT)");
   res.privacy.enforced = {feature_bound(R), lipschitz_bound<Real>(), curvature_bound(c_bound),
                           label_bound<Real>()};
-  accounting::certifier<Real> c;
-  const Real scale = c.up(2 / c.in(eps_p));
-  res.noise_scale = scale;
+  res.noise_scale = noise.scale;
   philox_stream s = stream.substream(0);
-  // b by the ℓ2-Laplace measurement of scale 2/ε′ on the gradient term (Δ2 = 2 in v = Rw); the
-  // ledger charges Theorem 9's ε for the whole release (noise plus the curvature term), which
-  // the measurement's own event {2, 2/ε′} (ε′) does not cover, so the plan records pure{ε}
-  const mechanisms::vector_laplace_noise<Real> noise(Real(2), scale);
   const vector<Real> b = noise.draw(s, static_cast<std::size_t>(P.dimension()));
   const Real nr = Real(n);
-  res.w = minimize_smooth(P, vector<Real>((R / nr) * b), Real(Delta * R * R)).w;
+  res.w = minimize_smooth(P, vector<Real>((R / nr) * b), Real(noise.Delta * R * R)).w;
   res.status = status::completed;
-  res.message = "perturbed minimiser released (eps' = " + io::format_real(eps_p) +
-                ", Delta = " + io::format_real(Delta) + ")";
+  res.message = "perturbed minimiser released (eps' = " + io::format_real(noise.eps_prime) +
+                ", Delta = " + io::format_real(noise.Delta) + ")";
   return res;
 }
 
