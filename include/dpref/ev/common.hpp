@@ -165,8 +165,7 @@ matrix<Real> initial_schedules(const problem<Real>& prob, start_kind start,
 /// distributed step (spec/distributed.md DIST.EV) gives each process whole blocks (column ranges
 /// split at multiples of reduction_block, `owned_columns`), calls step_range on its blocks,
 /// gathers the block sums and adds them in global block order. The problem may be the whole
-/// database (every column held) or the rank's slice (only its owned columns held: memory
-/// O(T·N/P) per rank).
+/// database (every column held) or the rank's slice (only its owned columns: memory O(T·N/P)).
 /// @spec EV.THREADS DIST.EV
 template <real_scalar Real>
 class iteration_state {
