@@ -2,13 +2,12 @@
 // spec/architecture.md ARCH.CLI over accel::run_json (include/dpref/accel/run_json.hpp): flags
 // from accel::config's field list, --params, --precision, --out; the library reads, validates,
 // calibrates, plans the ledger and runs; here only the over-budget warning on stderr. `study`
-// parses its flags into accel::study_config and writes the library's study_json
+// builds its flags from accel::study_config's field list and writes the library's study_json
 // (include/dpref/accel/study.hpp: Figures 1, 2, 3-4), then plots it with the script below
 // (matplotlib).
 #include <cstdio>
 #include <iostream>
 #include <memory>
-#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -18,6 +17,7 @@
 #include "dpref/accel/study.hpp"
 #include "flags.hpp"
 #include "json_format.hpp"
+#include "output.hpp"
 #include "paper_command.hpp"
 
 namespace dpref::cli {
@@ -27,38 +27,9 @@ void register_accel_command(CLI::App& app);
 namespace {
 
 struct study_options {
-  accel::study_config cfg;
+  flag_set flags;
   std::string out, png_dir, python = "/usr/bin/python3";
-  std::string figures, T_list = "100,200,500,1000", m_list = "n,1000", c_list = "0.1,1";
 };
-
-template <class T>
-std::vector<T> parse_list(const std::string& text, const std::string& what) {
-  std::vector<T> out;
-  std::stringstream ss(text);
-  std::string item;
-  while (std::getline(ss, item, ',')) {
-    std::size_t used = 0;
-    if constexpr (std::is_same_v<T, long long>) {
-      if (item == "n") {  // minibatch "n": the full batch
-        out.push_back(0);
-        continue;
-      }
-    }
-    try {
-      if constexpr (std::is_same_v<T, double>)
-        out.push_back(std::stod(item, &used));
-      else
-        out.push_back(static_cast<T>(std::stoll(item, &used)));
-    } catch (const std::exception&) {
-      used = 0;
-    }
-    if (used != item.size() || item.empty())
-      throw std::invalid_argument("dpref accel study: " + what +
-                                  " must be a comma-separated list, got '" + text + "'");
-  }
-  return out;
-}
 
 // Plots of the study JSON (matplotlib, Debian python3-matplotlib), fed to `python - json dir`.
 constexpr const char* kPlotScript = R"PY(
@@ -117,15 +88,12 @@ void plot_study(const study_options& o) {
         "dpref accel study: plotting failed (is python3-matplotlib installed?)");
 }
 
-void run_study(study_options& o) {
+void run_study(const study_options& o) {
   if (!o.png_dir.empty() && o.out.empty())
     throw std::invalid_argument("dpref accel study: --png-dir needs --out");
-  const std::string f = !o.figures.empty() ? o.figures : (o.cfg.data.empty() ? "1,2,3" : "3");
-  o.cfg.figures = parse_list<int>(f, "--figures");
-  o.cfg.T_list = parse_list<long long>(o.T_list, "--T-list");
-  o.cfg.m_list = parse_list<long long>(o.m_list, "--m-list");
-  o.cfg.c_list = parse_list<double>(o.c_list, "--c-list");
-  write_json_output(accel::study_json(o.cfg), o.out, "dpref accel study");
+  if (!o.out.empty()) check_output_file(o.out);  // before the study starts
+  write_json_output(accel::study_json(o.flags.build(), progress_to_stderr), o.out,
+                    "dpref accel study");
   if (!o.png_dir.empty()) plot_study(o);
 }
 
@@ -152,47 +120,13 @@ void register_accel_command(CLI::App& app) {
       });
 
   auto so = std::make_shared<study_options>();
-  auto& c = so->cfg;
   auto* study = accel_cmd->add_subcommand(
       "study", "Data of the paper's Figures 1-4 as JSON (figure 3 covers Figures 3 and 4)");
-  study->add_option("--figures", so->figures,
-                    "comma-separated subset of 1,2,3 (default 1,2,3; with --data: 3)");
-  study->add_option("--data", c.data,
-                    "Figures 3-4 on a real data CSV from scripts/real_data.sh (e.g. "
-                    "data/real/fertility.csv) instead of synthetic data");
-  study->add_flag("--intercept", c.intercept,
-                  "with --data: append a constant-1 feature (the l1 bound grows by 1)");
-  study->add_option(
-      "--l1-bound", c.l1_bound,
-      "public bound B on ||u||_1 (default: 20 for synthetic data, the schema bound of "
-      "--data)");
+  so->flags.add<accel::study_config>(study);  // flags from the field list (values only)
+  so->flags.add_params_file(study, "study configuration");
   study->add_option("--out", so->out, "JSON output file (default: stdout)");
   study->add_option("--png-dir", so->png_dir, "also write PNG plots there (needs --out)");
   study->add_option("--python", so->python, "Python with matplotlib")->capture_default_str();
-  study->add_option("--n", c.n, "examples (Figures 3-4)")->capture_default_str();
-  study->add_option("--d", c.d, "dimension")->capture_default_str();
-  study->add_option("--lambda", c.lambda, "regularisation")->capture_default_str();
-  study->add_option("--runs", c.runs, "runs averaged")->capture_default_str();
-  study->add_option("--T-list", so->T_list, "iteration counts")->capture_default_str();
-  study->add_option("--m-list", so->m_list, "minibatch sizes (n, 0 or >= n: full batch)")
-      ->capture_default_str();
-  study->add_option("--c-list", so->c_list, "step scales c, alpha = c/L")->capture_default_str();
-  study->add_flag("--paper-L", c.paper_L,
-                  "use the data's certified L as the paper does (reproduction only: a data-based "
-                  "L is not private); default: the public bound B^2/4 + 2 lambda");
-  study->add_option("--eps", c.eps, "privacy budget")->capture_default_str();
-  study->add_option("--E0", c.E0, "E0 of Remark 4.1 for the -opt variants")->capture_default_str();
-  study->add_option("--T-fig1", c.T_fig1, "T of Figure 1")->capture_default_str();
-  study->add_option("--T-fig2", c.T_fig2, "T of Figure 2")->capture_default_str();
-  study->add_option("--seed", c.seed, "noise seed (run r uses stream r)")
-      ->capture_default_str()
-      ->check(unsigned_integer());
-  study->add_option("--data-seed", c.data_seed, "data seed")
-      ->capture_default_str()
-      ->check(unsigned_integer());
-  study->add_flag("--force", c.force,
-                  "run even when the work of Figures 3-4 exceeds 1e13 multiply-adds (progress "
-                  "with an estimate on stderr)");
   study->callback([so] { run_study(*so); });
 }
 

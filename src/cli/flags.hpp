@@ -198,6 +198,19 @@ class flag_set {
     });
   }
 
+  /// A list entry's default as shown in --help.
+  template <class T>
+  static std::string value_text(const T& x) {
+    if constexpr (io::named_enum<T>)
+      return std::string(io::enum_to_string(x));
+    else if constexpr (std::is_same_v<T, std::string>)
+      return x;
+    else if constexpr (std::is_integral_v<T>)
+      return std::to_string(x);
+    else
+      return io::format_real(x);
+  }
+
   template <class F>
   void add_leaf(CLI::App* cmd, const std::string& key, const std::string& ptr,
                 const std::string& help, const F& def) {
@@ -244,10 +257,21 @@ class flag_set {
                          } &&
                          !std::is_same_v<F, std::string>) {
       f->is_list = true;
-      f->opt = cmd->add_option(f->flag, f->items, desc + " (comma-separated list)")->delimiter(',');
+      std::string shown;
+      for (const auto& x : def) shown.append(shown.empty() ? "" : ",").append(value_text(x));
+      f->opt = cmd->add_option(f->flag, f->items,
+                               desc + " (comma-separated list; default: " +
+                                   (shown.empty() ? std::string("empty") : shown) + ")")
+                   ->delimiter(',');
     } else if constexpr (requires { def.rows(); }) {
       f->is_list = true;
-      f->opt = cmd->add_option(f->flag, f->items, desc + " (comma-separated list)")->delimiter(',');
+      std::string shown;
+      for (Eigen::Index i = 0; i < def.rows(); ++i)
+        shown.append(shown.empty() ? "" : ",").append(value_text(def[i]));
+      f->opt = cmd->add_option(f->flag, f->items,
+                               desc + " (comma-separated list; default: " +
+                                   (shown.empty() ? std::string("empty") : shown) + ")")
+                   ->delimiter(',');
     } else if constexpr (requires {
                            typename F::value_type;
                            def.has_value();

@@ -32,7 +32,6 @@ pwa::study_point study_point(int m, double c, std::uint64_t id) {
   so.runs = 1000;  // pwa §5.1: 1000 runs (0.2 s a point)
   so.epsilon = 0.1;
   so.iterations = 100;
-  so.step = 0.01;
   return pwa::run_study_point(pwa::gaussian_instance<double>(1, m, 2, c, 1.0), so, id);
 }
 
@@ -138,7 +137,6 @@ void theorem24(const options&, results& out) {
   so.runs = 1000;
   so.epsilon = 0.1;
   so.iterations = 100;
-  so.step = 0.01;
   so.exponential = false;
   const auto p = pwa::run_study_point(pwa::gaussian_instance<double>(1, 20, 2, 1.0, 1.0), so, 12);
   claim c;

@@ -16,7 +16,7 @@ if(TARGET dpref_cli)
                        PASS_REGULAR_EXPRESSION "scripts/real_data.sh")
   add_test(NAME ACCEL_STUDY_cli_small
            COMMAND dpref_cli accel study --figures 2,3 --n 200 --d 3 --runs 1 --T-list 5
-                   --m-list n --c-list 1 --T-fig2 50)
+                   --m-list 0 --c-list 1 --T-fig2 50)
   set_tests_properties(ACCEL_STUDY_cli_small PROPERTIES LABELS unit
                        PASS_REGULAR_EXPRESSION "\"mean_excess\"")
   # ACC.LEDGER.ROUNDTRIP / ACCEL.LEDGER: each algorithm's ledger (full batch and a minibatch of

@@ -1,11 +1,11 @@
 # Secure mode of the linesearch algorithms (issue 20 part 2, spec/linesearch.md SEC.LINESEARCH):
-# DP-SGD and output perturbation (`unit`); low-order-bit audits (`audit`).
+# DP-SGD, output perturbation and the DP-BLSGD family (`unit`); low-order-bit audits (`audit`).
 dpref_add_test(secure_linesearch_test LABELS unit
                SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/unit/secure_linesearch_test.cpp)
 dpref_add_test(secure_linesearch_audit LABELS audit
                SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/audit/secure_linesearch_audit.cpp)
 if(TARGET dpref_cli)
-  foreach(a dpsgd outpert)
+  foreach(a dpsgd outpert blsgd dpagd)
     add_test(NAME SEC_LINESEARCH_cli_roundtrip_${a}
              COMMAND /usr/bin/python3 ${PROJECT_SOURCE_DIR}/tests/cli/check_output.py
                      --schema result --expect algorithm=${a} --roundtrip $<TARGET_FILE:dpref_cli>

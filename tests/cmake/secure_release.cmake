@@ -4,7 +4,8 @@
 dpref_add_test(secure_release_test LABELS unit
                SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/unit/secure_release_test.cpp
                        ${CMAKE_CURRENT_SOURCE_DIR}/unit/secure_events_test.cpp
-                       ${CMAKE_CURRENT_SOURCE_DIR}/unit/secure_sum_test.cpp)
+                       ${CMAKE_CURRENT_SOURCE_DIR}/unit/secure_sum_test.cpp
+                       ${CMAKE_CURRENT_SOURCE_DIR}/unit/secure_selection_test.cpp)
 dpref_add_test(secure_release_audit LABELS audit
                SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/audit/secure_release_audit.cpp)
 dpref_add_test(secure_release_slow_audit LABELS slow

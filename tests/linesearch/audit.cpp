@@ -7,10 +7,10 @@
 // in the same configuration.
 //
 // The mechanism is the library code path: the clipped sum queries of line_evaluator on a real
-// (tiny) dataset and noisy_btls; neighbours add one example (add/remove adjacency, Theorem 1).
-// Loss: hinge with μ = 0, C_obj = 1 (f ∈ [0, 1] after clipping, LS-E2), d = 2, public w = e1,
-// g = e2, so example x = (a, b), y = +1 has margin a − ηb along the line: every per-query shift
-// pattern in [−1, 1] is reachable.
+// (tiny) dataset and noisy_btls (idealised) or noisy_btls_lattice (secure, SEC.SVT); neighbours add
+// one example (add/remove adjacency, Theorem 1). Loss: hinge with μ = 0, C_obj = 1 (f ∈ [0, 1]
+// after clipping, LS-E2), d = 2, public w = e1, g = e2, so example x = (a, b), y = +1 has margin a
+// − ηb along the line: every per-query shift pattern in [−1, 1] is reachable.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -90,6 +90,24 @@ std::size_t btls_index(const linear_erm<double>& P, philox_stream& s, bool thres
   return static_cast<std::size_t>(kMaxIt);
 }
 
+// The lattice release of dp_blsgd's secure mode (SEC.SVT): noisy_btls_lattice on the same line,
+// with the event's parameters for (ε_BT, C_obj) or, as the NEGATIVE CONTROL, the same
+// parameters with the threshold noise DLap(1) instead of DLap(t1).
+std::size_t btls_lattice_index(const linear_erm<double>& P, philox_stream& s, bool full_noise) {
+  std::vector<Eigen::Index> all(static_cast<std::size_t>(P.size()));
+  std::iota(all.begin(), all.end(), Eigen::Index(0));
+  vector<double> w(2), g(2);
+  w << 1, 0;
+  g << 0, 1;
+  const problems::line_evaluator<double> line(P, all, w, g);
+  ls::btls_params<double> cfg;
+  cfg.max_it = kMaxIt;
+  auto m = mechanisms::snapped_above_threshold_for(kCobj, kEpsBT, kMaxIt);
+  if (!full_noise) m.threshold_grid_scale = 1;  // negative control
+  const auto r = ls::noisy_btls_lattice(s, line, cfg.alpha * line.g_squared(), 1.0, m, cfg);
+  return r.found ? r.queries - 1 : static_cast<std::size_t>(kMaxIt);
+}
+
 std::vector<event_family<std::size_t>> index_events() {
   return {index_family<std::size_t>(
       "selected step index", [](std::size_t i) { return i; }, kMaxIt + 1, true)};
@@ -111,28 +129,45 @@ audit_config config(std::uint64_t seed, double eps) {
   return c;
 }
 
+/// The audit of one variant: lattice (secure) or idealised NOISYBTLS, with all its noise or the
+/// negative control's, at the requested ε_BT.
+audit_report btls_audit(bool lattice, bool full_noise, std::uint64_t seed, const char* what) {
+  const auto m = [=](const linear_erm<double>& P, philox_stream& s) {
+    return lattice ? btls_lattice_index(P, s, full_noise) : btls_index(P, s, full_noise);
+  };
+  const auto r =
+      run_audit<linear_erm<double>, std::size_t>(m, pairs(), index_events(), config(seed, kEpsBT));
+  print_report(what, r);
+  return r;
+}
+
 TEST(LS_AUDIT_BTLS, LaplacePassesAtClaimedEpsilon) {
   // The audit claims the requested ε_BT; the accountant's ε of the shipped scales (Δ/b1 + 2Δ/b2
   // with (b1, b2) of Theorem 1) is ε_BT up to rounding.
   const auto [b1, b2] = ls::btls_scales(ls::btls_noise::laplace, kEpsBT, kCobj);
   EXPECT_NEAR(acc::svt_laplace_privacy(kCobj, b1, b2).eps, kEpsBT, 1e-15);
-  const auto m = [](const linear_erm<double>& P, philox_stream& s) {
-    return btls_index(P, s, true);
-  };
-  const auto r =
-      run_audit<linear_erm<double>, std::size_t>(m, pairs(), index_events(), config(9101, kEpsBT));
-  print_report("NOISYBTLS Laplace on neighbouring datasets, max_it=8", r);
-  EXPECT_FALSE(r.violation);
+  EXPECT_FALSE(btls_audit(false, true, 9101, "NOISYBTLS Laplace on neighbouring datasets, max_it=8")
+                   .violation);
 }
 
 TEST(LS_AUDIT_BTLS, NoThresholdNoiseIsFlagged) {
-  const auto m = [](const linear_erm<double>& P, philox_stream& s) {
-    return btls_index(P, s, false);
-  };
-  const auto r =
-      run_audit<linear_erm<double>, std::size_t>(m, pairs(), index_events(), config(9102, kEpsBT));
-  print_report("NEG NOISYBTLS without threshold noise", r);
-  EXPECT_TRUE(r.violation);
+  EXPECT_TRUE(btls_audit(false, false, 9102, "NEG NOISYBTLS without threshold noise").violation);
+}
+
+TEST(LS_AUDIT_BTLS, LatticePassesAtClaimedEpsilon) {
+  // secure mode: the event's certified ε is at most the requested ε_BT
+  const auto ev =
+      mechanisms::snapped_above_threshold_for(kCobj, kEpsBT, kMaxIt).mechanism<double>();
+  EXPECT_LE(acc::svt_laplace_privacy(ev.sensitivity, ev.threshold_scale, ev.query_scale).eps,
+            kEpsBT);
+  EXPECT_FALSE(
+      btls_audit(true, true, 9103, "NOISYBTLS lattice (secure) on neighbouring datasets, max_it=8")
+          .violation);
+}
+
+TEST(LS_AUDIT_BTLS, LatticeWithoutThresholdNoiseIsFlagged) {
+  EXPECT_TRUE(btls_audit(true, false, 9104, "NEG NOISYBTLS lattice with threshold noise DLap(1)")
+                  .violation);
 }
 
 // ---------------------------------------------------------------- LS-E1: exact transcript RDP

@@ -17,6 +17,7 @@
 #include <set>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "dpref/accounting/accounting.hpp"
@@ -213,6 +214,16 @@ struct recording_line {
       log->mixed = true;
     }
     return line.clipped_sum(eta, C_obj);
+  }
+  template <class Each>
+  void for_each_clipped(const double& eta, const double& C_obj, Each&& each) const {
+    if (!C) {
+      C = C_obj;
+      ++log->objective[C_obj];
+    } else if (*C != C_obj) {
+      log->mixed = true;
+    }
+    line.for_each_clipped(eta, C_obj, std::forward<Each>(each));
   }
 };
 

@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "dpref/accel/accel.hpp"
+#include "dpref/accel/study.hpp"
 #include "dpref/problems/fast_exp.hpp"
 #include "dpref/problems/logistic_kernel.hpp"
 #include "dpref/problems/real_logistic.hpp"
@@ -1117,6 +1118,32 @@ TEST(ACCEL_PROP34, GridSearchCertifiesKnownRates) {
   EXPECT_FALSE(accel::bounds::prop34_certify(mu, L, alpha, beta, broken));
   EXPECT_GT(accel::bounds::prop34_bound(hb, 10, 1.0, 0.5, L, 2, alpha, 0.01), 0.0);
   EXPECT_THROW(accel::bounds::prop34_grid_search(mu, L, alpha, 1.0, g), std::domain_error);
+}
+
+// ACCEL.STUDY (issue 30 item 3): the study configuration is a field list; the CLI passes values
+// as a document and the library reads, validates (naming the field) and runs it.
+TEST(ACCEL_STUDY, ConfigIsAFieldListReadFromADocumentAndRefusedByField) {
+  const auto doc = [](const char* text) { return io::document::parse(text, "study"); };
+  const io::json f2 = accel::study_json(doc(R"({"figures": [2], "T_fig2": 20})"));
+  ASSERT_TRUE(f2.contains("figure2"));
+  EXPECT_FALSE(f2.contains("figure1"));
+  EXPECT_EQ(f2["figure2"]["T"], 20);
+  EXPECT_EQ(f2["figure2"]["b"].size(), 20u);
+  accel::study_config c;
+  EXPECT_EQ(c.resolved_figures(), (std::vector<int>{1, 2, 3}));
+  c.data = "data/real/fertility.csv";
+  EXPECT_EQ(c.resolved_figures(), (std::vector<int>{3}));
+  const auto refused = [&](const char* text) {
+    return test::message_of([&] { (void)accel::study_json(doc(text)); });
+  };
+  EXPECT_NE(refused(R"({"runs": 0})").find("accel::study_config.runs must be >= 1"),
+            std::string::npos);
+  EXPECT_NE(refused(R"({"m_list": [-5]})").find("accel::study_config.m_list must be entries >= 0"),
+            std::string::npos);
+  EXPECT_NE(refused(R"({"m_list": ["n"]})").find("m_list"), std::string::npos);
+  EXPECT_NE(refused(R"({"figures": [1, 1]})").find("figures must be without repetitions"),
+            std::string::npos);
+  EXPECT_NE(refused(R"({"no_such_field": 1})").find("no_such_field"), std::string::npos);
 }
 
 }  // namespace

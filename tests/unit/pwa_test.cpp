@@ -16,7 +16,9 @@
 #include "dpref/pwa/private_subgradient.hpp"
 #include "dpref/pwa/solve.hpp"
 #include "dpref/pwa/study.hpp"
+#include "dpref/pwa/study_json.hpp"
 #include "dpref/random/gaussian.hpp"
+#include "support/messages.hpp"
 #include "support/scalars.hpp"
 
 #ifdef DPREF_HAVE_GLPK
@@ -609,6 +611,36 @@ TEST(PWA_STUDY, InstancesAreNestedAndPointsReproducible) {
   EXPECT_EQ(p1.mp.mean, p2.mp.mean);
   EXPECT_GE(p1.sub.mean, p1.fopt - 1e-12);
   EXPECT_GE(p1.mp.mean, p1.fopt - 1e-12);
+}
+
+// PWA.STUDY (issue 30 item 3): study_config and study_options are field lists; the document
+// the CLI builds from its flags is read, validated by field and run by the library.
+TEST(PWA_STUDY, ConfigIsAFieldListReadFromADocumentAndRefusedByField) {
+  const auto doc = [](const char* text) { return io::document::parse(text, "study"); };
+  const io::json out = pwa::study_json(doc(
+      R"({"figures": [2], "c_list": [1], "m": 5, "study": {"runs": 2, "iterations": 3,
+          "exponential": false, "step_rule": "theorem24"}})"));
+  ASSERT_TRUE(out.contains("figure2_box_size"));
+  EXPECT_FALSE(out.contains("figure1_iterations"));
+  EXPECT_EQ(out["setup"]["runs"], 2);
+  EXPECT_EQ(out["setup"]["m"], 5);
+  EXPECT_TRUE(out["setup"]["step"].is_string());  // theorem24: R/(G sqrt(k))
+  const io::json constant =
+      pwa::study_json(doc(R"({"figures": [2], "c_list": [1], "study": {"runs": 2,
+          "iterations": 3, "exponential": false, "step": 0.05}})"));
+  EXPECT_EQ(constant["setup"]["step"], 0.05);
+  const auto refused = [&](const char* text) {
+    return test::message_of([&] { (void)pwa::study_json(doc(text)); });
+  };
+  EXPECT_NE(refused(R"({"study": {"step_rule": "theorem24", "step": 0.1}})")
+                .find("must be absent: it applies only to step_rule constant"),
+            std::string::npos);
+  EXPECT_NE(refused(R"({"study": {"step": -1}})").find("pwa::study.step must be finite and > 0"),
+            std::string::npos);
+  EXPECT_NE(refused(R"({"study": {"runs": 1}})").find("pwa::study.runs must be >= 2"),
+            std::string::npos);
+  EXPECT_NE(refused(R"({"k_list": [1, -2]})").find("pwa::study.k_list must be >= 1"),
+            std::string::npos);
 }
 
 }  // namespace

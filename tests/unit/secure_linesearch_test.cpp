@@ -1,8 +1,9 @@
 // Secure mode of the linesearch algorithms (issue 20 part 2, spec/linesearch.md SEC.LINESEARCH):
-// DP-SGD (lattice Gaussian of the clipped sum, Poisson sample accounted by Zhu–Wang) and output
-// perturbation (lattice ℓ2-Laplace of the minimiser); the other algorithms refuse release =
-// secure. Expected values are derived here (SEC.ACC.VLAPLACE formula in long double), not read
-// back from the code.
+// DP-SGD (lattice Gaussian of the clipped sum, Poisson sample accounted by Zhu–Wang), output
+// perturbation (lattice ℓ2-Laplace of the minimiser), DP-BLSGD / -AC / DP-BLGD (lattice Gaussian
+// gradients and the lattice AboveThreshold of NOISYBTLS, SEC.SVT) and DP-AGD (lattice gradients
+// and report-noisy-min, SEC.NOISY_MIN); objpert refuses release = secure. Expected values are
+// derived here (SEC.ACC.VLAPLACE formula in long double), not read back from the code.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -146,20 +147,88 @@ TEST(SEC_LINESEARCH, RefusedOffDoubleAndForOtherAlgorithms) {
   pm.release = noise_mode::secure;
   EXPECT_NE(message_of([&] { pm.validate(); }).find("release must be idealised unless the"),
             std::string::npos);
-  for (const auto a : {linesearch::algorithm::blsgd, linesearch::algorithm::dpagd,
-                       linesearch::algorithm::objpert, linesearch::algorithm::nonprivate}) {
+  for (const auto a : {linesearch::algorithm::objpert, linesearch::algorithm::nonprivate,
+                       linesearch::algorithm::majority}) {
     linesearch::params<double> p;
     p.algorithm = a;
     p.release = noise_mode::secure;
     EXPECT_EQ(message_of([&] { p.validate(); }),
-              "linesearch::params.release must be idealised unless algorithm is dpsgd or outpert "
-              "(secure mode of the other algorithms is not implemented; nonprivate and majority "
-              "release no noise), got secure");
+              "linesearch::params.release must be idealised for objpert (its privacy proof needs "
+              "a continuous noise density), nonprivate and majority (no noise), got secure");
   }
+  // DP-BLSGD on the lattice: discrete Laplace SVT only, proven joint accounting only
+  linesearch::params<double> pg = secure_params(linesearch::algorithm::blsgd);
+  pg.noise = linesearch::btls_noise::gaussian;
+  EXPECT_EQ(message_of([&] { pg.validate(); }),
+            "linesearch::params.noise must be laplace when release = secure (NOISYBTLS on the "
+            "lattice is a discrete Laplace sparse vector; the lattice Gaussian SVT is not "
+            "implemented), got gaussian");
+  linesearch::params<double> pp = secure_params(linesearch::algorithm::blsgd_ac);
+  pp.allow_over_budget = true;
+  pp.svt_bound = accounting::svt_bound::paper_eq4_5;
+  EXPECT_EQ(message_of([&] { pp.validate(); }),
+            "linesearch::params.release must be idealised with the paper's accounting modes "
+            "(svt_bound unproven_eq4_5 or batch_accounting per_call): the secure ledger is the "
+            "proven joint one, got secure");
   linesearch::params<double> pc;
   pc.clamp = 2.0;
   EXPECT_EQ(message_of([&] { pc.validate(); }),
             "linesearch::params.clamp must be absent unless release = secure, got 2");
+}
+
+TEST(SEC_LINESEARCH, BlsgdFamilyAndDpAgdRunOnTheLattice) {
+  // DP-BLSGD, -AC, DP-BLGD and DP-AGD in secure mode: every gradient event is a snapped Gaussian,
+  // every NOISYBTLS part a lattice sparse vector and every NoisyMin a pure event (sensitivity Δ_int
+  // 2^k <= C_obj, scales on the grid), the guarantee is within the request, the run makes progress,
+  // same seed same bytes.
+  const auto P = small_problem(2000, 3);
+  const double F0 = P.value(vector<double>::Zero(3));
+  for (const auto a : {linesearch::algorithm::blsgd, linesearch::algorithm::blsgd_ac,
+                       linesearch::algorithm::blgd, linesearch::algorithm::dpagd}) {
+    auto p = secure_params(a);
+    p.epsilon = 20;  // enough budget for several updates at n = 2000
+    p.max_iterations = 40;
+    const auto r = linesearch::run(P, p, philox_stream(5));
+    const std::string name(io::enum_to_string(a));
+    EXPECT_EQ(r.privacy.noise, noise_mode::secure) << name;
+    EXPECT_TRUE(r.privacy.budget_met) << name;
+    EXPECT_LE(r.privacy.guarantee.epsilon, 20.0) << name;
+    EXPECT_LE(r.privacy.guarantee.delta, 1e-6) << name;
+    long long searches = 0;
+    for (const auto& e : r.privacy.ledger.events()) {
+      if (a != linesearch::algorithm::dpagd) {
+        EXPECT_EQ(e.kind(), "snapped_gaussian") << name;
+      }
+      if (a == linesearch::algorithm::dpagd) {  // unsampled gradients and pure NoisyMin events
+        EXPECT_TRUE(e.kind() == "snapped_gaussian" || e.kind() == "pure") << e.kind();
+        if (e.kind() == "pure") {
+          EXPECT_LE(std::get<accounting::pure_mechanism<double>>(e.what).epsilon, 20.0);
+          ++searches;
+        }
+        continue;
+      }
+      for (const auto& part : e.joint) {
+        if (part.kind() == "snapped_gaussian") continue;  // DP-BLGD's GradAvg gradient
+        ASSERT_EQ(part.kind(), "sparse_vector") << name;
+        const auto& sv = std::get<accounting::sparse_vector_mechanism<double>>(part.what);
+        EXPECT_LE(sv.sensitivity, p.C_obj) << name;
+        EXPECT_GE(sv.sensitivity,
+                  p.C_obj * (1 - 1e-5) * (a == linesearch::algorithm::blsgd_ac ? 0.0 : 1.0))
+            << name;
+        EXPECT_EQ(sv.noise, accounting::svt_noise::laplace);
+        EXPECT_EQ(sv.bound, accounting::svt_bound::proven);
+        ++searches;
+      }
+    }
+    EXPECT_GT(searches, 0) << name;
+    EXPECT_GT(r.calls.updates, 0) << name;
+    EXPECT_LT(P.value(r.w), F0) << name;
+    expect_ledger_roundtrip(r);
+    const auto again = linesearch::run(P, p, philox_stream(5));
+    for (Eigen::Index j = 0; j < r.w.size(); ++j) EXPECT_EQ(r.w[j], again.w[j]) << name;
+    const auto other = linesearch::run(P, p, philox_stream(6));  // negative control
+    EXPECT_NE((r.w - other.w).norm(), 0.0) << name;
+  }
 }
 
 TEST(SEC_LINESEARCH, SameSeedSameBytesAndJson) {

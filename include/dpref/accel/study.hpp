@@ -1,8 +1,9 @@
 // The experiments of accel §5 as one JSON document (spec/accel.md ACCEL.STUDY): Figure 1
 // (Theorem 3.5 rate and bound of DP-SHB on a quadratic), Figure 2 (optimal b_t of DP-MASG,
 // Prop 4.2 with the weights (4.8)) and Figures 3-4 (the six algorithms on synthetic or real
-// logistic regression, mean F(x_t) − F* over runs). The CLI (`dpref accel study`) only parses its
-// flags into study_config, writes the document and runs the plot script.
+// logistic regression, mean F(x_t) − F* over runs). study_config has a field list: the CLI
+// (`dpref accel study`) builds its flags from it, passes the values as a document to
+// study_json(doc), writes the result and runs the plot script.
 #pragma once
 
 #include <algorithm>
@@ -11,22 +12,27 @@
 #include <cstdint>
 #include <cstdio>
 #include <filesystem>
+#include <functional>
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "dpref/accel/bounds_hb.hpp"
 #include "dpref/accel/bounds_masg.hpp"
 #include "dpref/accel/run.hpp"
+#include "dpref/io/fields.hpp"
 #include "dpref/io/json.hpp"
+#include "dpref/run/report_json.hpp"
 
 namespace dpref::accel {
 
 /// What `dpref accel study` computes (defaults: accel §5 where the paper gives them).
 struct study_config {
-  std::vector<int> figures{1, 2, 3};  ///< 1, 2, 3 (= Figures 3 and 4)
-  std::string data;                   ///< Figures 3-4 on a real CSV (empty: synthetic)
+  std::vector<int>
+      figures;       ///< subset of 1, 2, 3 (= Figures 3 and 4); empty: 1, 2, 3 or, with data, 3
+  std::string data;  ///< Figures 3-4 on a real CSV (empty: synthetic)
   long long n = 100000, d = 20, runs = 20, T_fig1 = 100, T_fig2 = 1000;
   std::vector<long long> T_list{100, 200, 500, 1000};
   std::vector<long long> m_list{0, 1000};  ///< 0 (or >= n): the full batch
@@ -41,12 +47,44 @@ struct study_config {
   bool intercept = false;
   bool force = false;  ///< lift the work bound (memory bounds stay); progress on stderr then
 
+  template <class V>
+  void fields(V&& v) {
+    v("figures", figures, "subset of 1, 2, 3 (3 = Figures 3-4); empty: 1,2,3, with --data: 3");
+    v("data", data,
+      "Figures 3-4 on a real data CSV from scripts/real_data.sh instead of synthetic");
+    v("n", n, "examples of the synthetic data (Figures 3-4), in [1, 1e7]");
+    v("d", d, "dimension, in [1, 1e4]");
+    v("runs", runs, "runs averaged, in [1, 1e5]");
+    v("T_fig1", T_fig1, "T of Figure 1, in [1, 1e6]");
+    v("T_fig2", T_fig2, "T of Figure 2, in [1, 1e6]");
+    v("T_list", T_list, "iteration counts of Figures 3-4, each in [1, 1e6]");
+    v("m_list", m_list, "minibatch sizes (0 or >= n: the full batch)");
+    v("c_list", c_list, "step scales c (α = c/L), each > 0");
+    v("eps", eps, "privacy budget ε in (0, 1e6]");
+    v("lambda", lambda, "regularisation λ >= 0");
+    v("E0", E0, "E0 of Remark 4.1 for the -opt variants, >= 0");
+    v("l1_bound", l1_bound, "public bound B on ‖u‖₁ (absent: 20 synthetic, the CSV schema bound)");
+    v("seed", seed, "noise seed (run r uses stream r)");
+    v("data_seed", data_seed, "seed of the synthetic data");
+    v("paper_L", paper_L,
+      "use the data's certified L as the paper does (reproduction only: not private)");
+    v("intercept", intercept, "with data: append a constant-1 feature (the l1 bound grows by 1)");
+    v("force", force, "run even when the work of Figures 3-4 exceeds 1e13 (progress on stderr)");
+  }
+
+  /// The figures to compute: `figures`, or when empty 1, 2, 3 (synthetic) or 3 (with data).
+  [[nodiscard]] std::vector<int> resolved_figures() const {
+    if (!figures.empty()) return figures;
+    return data.empty() ? std::vector<int>{1, 2, 3} : std::vector<int>{3};
+  }
+
   /// Work bound (HARD.WORK): Figures 3-4 cost about 6 algorithms × runs × Σ_m Σ_c Σ_T T ×
   /// (m + n) × d multiply-adds (the minibatch gradient plus the objective trace of every
   /// iterate, over the full data); more than this needs force.
   static constexpr double max_work = 1e13;
   [[nodiscard]] double work() const {
-    if (std::find(figures.begin(), figures.end(), 3) == figures.end()) return 0;
+    const std::vector<int> f = resolved_figures();
+    if (std::find(f.begin(), f.end(), 3) == f.end()) return 0;
     double sum_T = 0, sum_m = 0;
     for (const long long T : T_list) sum_T += static_cast<double>(T);
     for (const long long m : m_list)
@@ -60,8 +98,7 @@ struct study_config {
   /// @spec ACCEL.STUDY HARD.WORK
   void validate() const {
     const param_checker ch("accel::study_config");
-    ch.require(!figures.empty() && figures.size() <= 3, "figures", "a non-empty subset of 1, 2, 3",
-               figures.size());
+    ch.require(figures.size() <= 3, "figures", "a subset of 1, 2, 3", figures.size());
     for (std::size_t i = 0; i < figures.size(); ++i) {
       ch.at_least<int>("figures", figures[i], 1, 3);
       for (std::size_t j = 0; j < i; ++j)
@@ -163,7 +200,9 @@ inline io::json study_figure2(const study_config& o) {
 /// Figures 3–4: the six algorithms on synthetic (or real, `data`) logistic regression; mean over
 /// runs of F(x_t) − F*, F* from a certified non-private solve (ACCEL.FSTAR; §5 uses 1000 NAG
 /// steps), for every (m, c, T). Run r reads stream r of `seed`. @spec ACCEL.STUDY
-inline io::json study_figure34(const study_config& o) {
+using study_progress = std::function<void(std::string_view)>;
+
+inline io::json study_figure34(const study_config& o, const study_progress& progress = {}) {
   problem_spec<double> ps;
   ps.data = o.data;
   ps.n = o.n;
@@ -230,38 +269,51 @@ inline io::json study_figure34(const study_config& o) {
                            {"T", T},
                            {"T_used", Tused},
                            {"mean_excess", mean}});
-          if (o.force) {
+          if (o.force && progress) {
             const double s =
                 std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
             const double done = static_cast<double>(cases.size());
-            std::fprintf(stderr,
-                         "dpref accel study: figure 3-4 case %.0f of %.0f, %.0f s elapsed, about "
-                         "%.0f s left\n",
-                         done, total_cases, s, s / done * (total_cases - done));
+            char line[160];
+            std::snprintf(
+                line, sizeof line,
+                "accel study: figure 3-4 case %.0f of %.0f, %.0f s elapsed, about %.0f s left",
+                done, total_cases, s, s / done * (total_cases - done));
+            progress(line);
           }
         }
   fig["cases"] = cases;
   return fig;
 }
 
-/// The study document: {"command", "figure1"?, "figure2"?, "figure34"?}.
+/// The study document: {"command", "figure1"?, "figure2"?, "figure34"?}; progress (with force)
+/// receives one line per Figures 3-4 case.
 /// @throws std::invalid_argument for a figure other than 1, 2, 3 @spec ACCEL.STUDY
-inline io::json study_json(const study_config& o) {
+inline io::json study_json(const study_config& o, const study_progress& progress = {}) {
   o.validate();
   io::json out;
   out["command"] = "dpref accel study";
-  for (const int f : o.figures) {
+  for (const int f : o.resolved_figures()) {
     if (f == 1)
       out["figure1"] = study_figure1(o);
     else if (f == 2)
       out["figure2"] = study_figure2(o);
     else if (f == 3)
-      out["figure34"] = study_figure34(o);
+      out["figure34"] = study_figure34(o, progress);
     else
       throw std::invalid_argument("accel::study_config.figures entries must be 1, 2 or 3, got " +
                                   std::to_string(f));
   }
   return out;
+}
+
+/// `dpref accel study`: the configuration read from `doc` (field list of study_config),
+/// validated with the JSON pointer of the offending field, then study_json.
+/// @spec ACCEL.STUDY
+inline io::json study_json(const io::document& doc, const study_progress& progress = {}) {
+  study_config cfg;
+  io::read_fields(io::node(doc), cfg);
+  at_path(doc, "", [&] { cfg.validate(); });
+  return study_json(cfg, progress);
 }
 
 }  // namespace dpref::accel

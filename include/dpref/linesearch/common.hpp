@@ -30,6 +30,7 @@
 #include "dpref/accounting/event.hpp"
 #include "dpref/error.hpp"
 #include "dpref/mechanisms/gaussian.hpp"
+#include "dpref/mechanisms/secure/snapped_gaussian.hpp"
 #include "dpref/problems/erm.hpp"
 #include "dpref/random/bernoulli.hpp"
 #include "dpref/random/philox_stream.hpp"
@@ -93,16 +94,37 @@ void add_gaussian_noise(philox_stream& s, vector<Real>& v,
   mechanisms::gaussian_noise<Real>(m).add_to(s, v);
 }
 
-/// g̃ = (Σ_{i∈B} clip(∇f_i(w), C) + γ)/m̄, γ ~ N(0, σ²I), with C = m.sensitivity and σ = m.sigma
-/// of the gradient's ledger event (Algorithm 2 lines 5–6; Algorithm 3 lines 3–4), m̄ the public
-/// normaliser. @spec LS.ALG2 LS.NOISE
-template <real_scalar Real, linesearch_problem<Real> Problem>
-void noisy_gradient(philox_stream& s, const Problem& P, std::span<const Eigen::Index> batch,
-                    const vector<Real>& w, const accounting::gaussian_mechanism<Real>& m,
-                    const Real& normaliser, vector<Real>& out) {
-  P.clipped_gradient_sum(w, batch, m.sensitivity, out);
-  add_gaussian_noise(s, out, m);
-  out /= normaliser;
+/// The lattice Gaussian of a clipped gradient sum at σ (SEC.LINESEARCH, SEC.GAUSS.SUM): Δ2 = C,
+/// a sum of ℓ2 balls: each example's clipped gradient is put on the grid in the ball of radius C
+/// exactly and the integers are summed exactly, so adding or removing an example moves the sum
+/// by at most C + √d 2^k/2 whatever the floating-point clip and sum did; the sum's coordinates
+/// are clamped to `clamp` (n·C bounds every coordinate of a sum of at most n such gradients);
+/// grid of mechanisms::snapped_gaussian_grid_exponent.
+/// @spec SEC.LINESEARCH
+inline mechanisms::snapped_gaussian_params snapped_gradient(double C, double sigma, double clamp,
+                                                            long long d) {
+  mechanisms::snapped_gaussian_params sp;
+  sp.sensitivity = C;
+  sp.sigma = sigma;
+  sp.dimension = d;
+  sp.shape = mechanisms::clamp_set::sum_of_l2_balls;
+  sp.record_radius = C;
+  sp.clamp = clamp;
+  sp.grid_exponent = mechanisms::snapped_gaussian_grid_exponent(C, sigma, d, clamp);
+  return sp;
+}
+
+/// The lattice release of Σ_{i∈B} clip(∇f_i(w), C) with the snapped Gaussian `sp` (C =
+/// sp.record_radius): each example's clipped gradient is one record of the sum (SEC.GAUSS.SUM).
+/// @spec SEC.LINESEARCH
+template <class Problem>
+void lattice_gradient_sum(philox_stream& s, const Problem& P, std::span<const Eigen::Index> batch,
+                          const vector<double>& w, const mechanisms::snapped_gaussian_params& sp,
+                          vector<double>& out) {
+  const auto example = [&](std::size_t r, vector<double>& x) {
+    P.clipped_gradient_sum(w, batch.subspan(r, 1), sp.record_radius, x);
+  };
+  out = mechanisms::snapped_gaussian_sum(s, batch.size(), example, sp);
 }
 
 /// ANGLEBETWEEN(a, b) in radians ∈ [0, π]; π/2 if either vector is 0. @spec LS.EQ7

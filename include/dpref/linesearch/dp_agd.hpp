@@ -6,7 +6,9 @@
 // selected index idx (off by one) and its noisy min flips the noise sign; dpref selects
 // argmin_k (score_k + noise_k) and steps with α_idx. Every 10 iterations
 // α_max ← min(1.1·max chosen, 2) (as the public code). Each call is charged before its draw
-// (run_ledger.hpp). spec/linesearch.md LS.DPAGD, LS.LEDGER.
+// (run_ledger.hpp). Secure mode (SEC.LINESEARCH): the gradients are lattice Gaussians of the
+// clipped sum and NoisyMin is the lattice report-noisy-min (SEC.NOISY_MIN).
+// spec/linesearch.md LS.DPAGD, LS.LEDGER.
 #pragma once
 
 #include <algorithm>
@@ -28,7 +30,7 @@
 #include "dpref/mechanisms/gaussian.hpp"
 #include "dpref/mechanisms/report_noisy_max.hpp"
 #include "dpref/mechanisms/secure/snapped_gaussian.hpp"
-#include "dpref/mechanisms/secure/snapped_vector_laplace.hpp"
+#include "dpref/mechanisms/secure/snapped_report_noisy_min.hpp"
 #include "dpref/run/report.hpp"
 
 namespace dpref::linesearch {
@@ -84,14 +86,49 @@ result<Real> dp_agd(const problems::linear_erm<Real>& P, const params<Real>& p,
   // draws the selection (ARCH.MEASUREMENTS)
   const mechanisms::report_noisy_max<Real> noisy_min_m{p.C_obj, noisy_min_scale(p.C_obj, eps_nm),
                                                        true};
-  accounting::event<Real> nm = noisy_min_m.event(
-      1,
-      "DP-AGD report-noisy-min over the step candidates, Lap(C_obj/eps) on monotone clipped "
-      "sums (Dwork-Roth Claim 3.9)");
+  vector<Real> w = vector<Real>::Zero(d), grad(d), g(d), g2(d), dir(d);
+  // secure (double only): lattice gradients and the lattice NoisyMin, each event built from the
+  // very parameters its draw uses
+  std::optional<detail::lattice_calls> lattice;
+  std::optional<mechanisms::snapped_report_noisy_min_params> nm_lattice;
+  if (p.release == noise_mode::secure) {
+    lattice =
+        detail::lattice_calls{p.clamp ? static_cast<double>(*p.clamp)
+                                      : static_cast<double>(n) * static_cast<double>(p.C_grad),
+                              static_cast<long long>(d), 1};
+    nm_lattice = mechanisms::snapped_report_noisy_min_for(
+        static_cast<double>(p.C_obj), static_cast<double>(eps_nm), p.candidates + 1);
+  }
+  accounting::event<Real> nm =
+      nm_lattice ? nm_lattice->template event<Real>(
+                       "DP-AGD report-noisy-min over the step candidates, secure: lattice "
+                       "scores, DLap noise (SEC.NOISY_MIN)")
+                 : noisy_min_m.event(1,
+                                     "DP-AGD report-noisy-min over the step candidates, "
+                                     "Lap(C_obj/eps) on monotone clipped sums (Dwork-Roth Claim "
+                                     "3.9)");
+  const auto gradient_charge = [&](const Real& rho, const char* label) {
+    return lattice
+               ? lattice->gradient(static_cast<double>(p.C_grad), static_cast<double>(rho))
+                     .template event<Real>(1, std::string(label) + ", secure (lattice)")
+               : mechanisms::gaussian_noise<Real>(gradient_event(p.C_grad, rho)).event(1, label);
+  };
+  // g = the clipped sum `grad` + the noise of the gradient event at ρ (lattice: its own sum)
+  const auto gradient_draw = [&](philox_stream& st, const vector<Real>& at, const Real& rho,
+                                 vector<Real>& out) {
+    if constexpr (std::is_same_v<Real, double>) {
+      if (lattice) {
+        lattice_gradient_sum(st, P, std::span<const Eigen::Index>(all), at,
+                             lattice->gradient(p.C_grad, rho), out);
+        return;
+      }
+    }
+    out = grad;
+    mechanisms::gaussian_noise<Real>(gradient_event(p.C_grad, rho)).add_to(st, out);
+  };
   nm.how = accounting::analysis::rdp;  // composed in RDP by the tight ε-DP -> RDP conversion
   Real max_step = p.max_step;
   std::vector<Real> chosen;
-  vector<Real> w = vector<Real>::Zero(d), grad(d), g(d), g2(d), dir(d);
   std::vector<Real> scores(static_cast<std::size_t>(p.candidates + 1));
   detail::progress_clock clock;
   bool stop = false;
@@ -101,14 +138,12 @@ result<Real> dp_agd(const problems::linear_erm<Real>& P, const params<Real>& p,
       break;
     }
     if (p.progress && clock.due()) p.progress("DP-AGD iteration " + std::to_string(t));
-    const mechanisms::gaussian_noise<Real> gn(gradient_event(p.C_grad, rho_ng));
-    const accounting::event<Real> ge = gn.event(1, "DP-AGD full-batch gradient");
+    const accounting::event<Real> ge = gradient_charge(rho_ng, "DP-AGD full-batch gradient");
     if (!ledger.can_add(ge)) break;
     ledger.add(ge);
     philox_stream s = stream.substream(static_cast<std::uint64_t>(t));
-    P.clipped_gradient_sum(w, all, p.C_grad, grad);
-    g = grad;
-    gn.add_to(s, g);
+    if (!lattice) P.clipped_gradient_sum(w, all, p.C_grad, grad);
+    gradient_draw(s, w, rho_ng, g);
     ++res.calls.gradients;
     ++res.calls.iterations;
     for (;;) {
@@ -120,10 +155,24 @@ result<Real> dp_agd(const problems::linear_erm<Real>& P, const params<Real>& p,
       }
       ledger.add(nm);
       const problems::line_evaluator<Real> line(P, all, w, dir);
-      noisy_min_scores(line, max_step, p.candidates, p.C_obj, scores);
+      std::size_t idx = 0;
+      if constexpr (std::is_same_v<Real, double>) {
+        if (nm_lattice)  // SEC.NOISY_MIN: candidate k's per-record clipped objectives
+          idx = mechanisms::snapped_report_noisy_min(
+              s,
+              [&](std::size_t k, std::vector<double>& terms) {
+                line.for_each_clipped(
+                    max_step * double(static_cast<long long>(k)) / double(p.candidates),
+                    nm_lattice->record_bound, [&](const double& f) { terms.push_back(f); });
+              },
+              *nm_lattice);
+      }
+      if (!nm_lattice) {
+        noisy_min_scores(line, max_step, p.candidates, p.C_obj, scores);
+        idx = noisy_min_m.select_min(s, scores);
+      }
       res.calls.objective_queries += p.candidates + 1;
       ++res.calls.line_searches;
-      const std::size_t idx = noisy_min_m.select_min(s, scores);
       if (idx > 0) {
         const Real a = max_step * Real(static_cast<long long>(idx)) / Real(p.candidates);
         w.noalias() -= a * dir;  // candidate idx itself (the public code's idx − 1 is a bug)
@@ -134,15 +183,13 @@ result<Real> dp_agd(const problems::linear_erm<Real>& P, const params<Real>& p,
         break;
       }
       const Real rho_new = (Real(1) + p.gamma) * rho_ng, extra = rho_new - rho_ng;
-      const mechanisms::gaussian_noise<Real> en(gradient_event(p.C_grad, extra));
-      const accounting::event<Real> ee = en.event(1, "DP-AGD GradAvg gradient");
+      const accounting::event<Real> ee = gradient_charge(extra, "DP-AGD GradAvg gradient");
       if (!ledger.can_add(ee)) {
         stop = true;
         break;
       }
       ledger.add(ee);
-      g2 = grad;
-      en.add_to(s, g2);
+      gradient_draw(s, w, extra, g2);
       ++res.calls.gradients;
       const Real b = rho_ng / rho_new;
       g = b * g + (Real(1) - b) * g2;  // GradAvg
@@ -157,9 +204,15 @@ result<Real> dp_agd(const problems::linear_erm<Real>& P, const params<Real>& p,
   res.w = w;
   res.iterations = res.calls.iterations;
   res.final_rho_grad = rho_ng;
-  res.privacy = detail::final_privacy(ledger.build(), p, "linesearch::run (DP-AGD)");
+  res.privacy = detail::final_privacy(
+      ledger.build(), p, lattice ? "linesearch::run (DP-AGD, secure)" : "linesearch::run (DP-AGD)");
   res.privacy.enforced = {gradient_clip_bound(p.C_grad),
                           objective_clip_bound(p.C_obj, false, true)};
+  if (lattice)
+    lattice->mark_secure(res.privacy,
+                         "each example's clipped objective is rounded to the grid and clamped to "
+                         "[0, floor(C_obj/2^k)·2^k], summed exactly and compared with DLap noise "
+                         "in integers (SEC.NOISY_MIN)");
   res.message = res.status == status::iteration_limit
                     ? "max_iterations reached before the budget was spent"
                     : "the requested budget could not pay the next call after " +

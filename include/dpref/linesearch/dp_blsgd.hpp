@@ -64,6 +64,35 @@ std::optional<accounting::subsampling<Real>> poisson_sampling(const Real& q) {
                                        accounting::neighbouring::add_remove};
 }
 
+/// The lattice releases of DP-BLSGD's calls in secure mode (SEC.LINESEARCH): a gradient at
+/// (C, ρ) is the snapped Gaussian of the clipped sum at σ = C/√(2ρ) rounded up (gradient_event's
+/// σ) with the run's public clamp; a NOISYBTLS call with budget ε_BT and per-record bound C_obj
+/// is the lattice AboveThreshold meeting ε_BT (mechanisms::snapped_above_threshold_for). The
+/// event charged and the noise drawn are both built by these functions from the same values.
+struct lattice_calls {
+  double clamp = 0;  ///< public bound on each coordinate of a gradient sum
+  long long dimension = 1;
+  long max_queries = 1;
+  [[nodiscard]] mechanisms::snapped_gaussian_params gradient(double C, double rho) const {
+    return snapped_gradient(C, gradient_event<double>(C, rho).sigma, clamp, dimension);
+  }
+  [[nodiscard]] mechanisms::snapped_above_threshold_params search(double budget,
+                                                                  double C_obj) const {
+    return mechanisms::snapped_above_threshold_for(C_obj, budget, max_queries);
+  }
+  /// Marks a run's report secure: the enforcement of the gradient clip (first) and of the
+  /// objective clip (second, described by `objective`) on the grid, and the public clamp.
+  template <real_scalar Real>
+  void mark_secure(privacy_report<Real>& r, const std::string& objective) const {
+    r.noise = noise_mode::secure;
+    r.enforced.at(0).how +=
+        "; secure: again on the grid, exactly: each example's rounded gradient is clamped into "
+        "the l2 ball of radius C_grad and the integers are summed exactly (SEC.GAUSS.SUM)";
+    r.enforced.at(1).how += "; secure: " + objective;
+    r.enforced.push_back(clamp_bound(Real(clamp), "the clipped gradient sum (default n*C_grad)"));
+  }
+};
+
 /// Periodic progress text (at most every 2 s of wall time) for long runs.
 class progress_clock {
  public:
@@ -128,15 +157,45 @@ result<Real> dp_blsgd(const Problem& P, const params<Real>& prm, const philox_st
   cfg.noise = prm.noise;
   cfg.fallback_min_step = prm.fallback_min_step;
 
+  // release = secure (SEC.LINESEARCH, double only): every gradient is a lattice Gaussian of the
+  // clipped sum and every NOISYBTLS call a lattice AboveThreshold; the event charged is built
+  // from the very parameters the draw uses (lattice_gradient / lattice_search below).
+  std::optional<detail::lattice_calls> lattice;
+  if (prm.release == noise_mode::secure)
+    lattice =
+        detail::lattice_calls{prm.clamp ? static_cast<double>(*prm.clamp)
+                                        : static_cast<double>(n) * static_cast<double>(C_grad),
+                              static_cast<long long>(d), cfg.max_it};
+
   using event = accounting::event<Real>;
   const auto gradient = [&](const Real& rho, const Real& C, bool sampled, const char* label) {
-    event e = accounting::make_event<Real>(gradient_event(C, rho), 1, label);
+    event e = lattice ? lattice->gradient(static_cast<double>(C), static_cast<double>(rho))
+                            .template event<Real>(1, std::string(label) + ", secure (lattice)")
+                      : accounting::make_event<Real>(gradient_event(C, rho), 1, label);
     if (sampled) e.sampling = sampling;
     return e;
   };
   const auto search = [&](const Real& b, const Real& Cq) {
+    if (lattice)
+      return lattice->search(static_cast<double>(b), static_cast<double>(Cq))
+          .template event<Real>("NOISYBTLS (Algorithm 1) on the same sample, secure (lattice)");
     return accounting::make_event<Real>(btls_event(prm.noise, b, Cq, cfg.max_it), 1,
                                         "NOISYBTLS (Algorithm 1) on the same sample");
+  };
+  // the draw of a gradient event: the lattice release of its own parameters, else the Gaussian
+  // (the lattice parameters are rebuilt by the same function from the same ρ and C)
+  const auto draw_gradient = [&](philox_stream& st, std::span<const Eigen::Index> B,
+                                 const vector<Real>& at, const Real& rho, const Real& C,
+                                 const event& charged, vector<Real>& out) {
+    if constexpr (std::is_same_v<Real, double>) {
+      if (lattice) {
+        lattice_gradient_sum(st, P, B, at, lattice->gradient(C, rho), out);
+        return;
+      }
+    }
+    const auto& m = std::get<accounting::gaussian_mechanism<Real>>(charged.what);
+    P.clipped_gradient_sum(at, B, m.sensitivity, out);  // clip = the event's sensitivity
+    add_gaussian_noise(st, out, m);
   };
 
   result<Real> res;
@@ -181,9 +240,9 @@ result<Real> dp_blsgd(const Problem& P, const params<Real>& prm, const philox_st
       break;             // line 21
     ledger.add(sample);  // line 7: charged before the noise is drawn
     philox_stream s = stream.substream(static_cast<std::uint64_t>(t));
-    poisson_batch(s, n, q, batch);  // line 4
-    noisy_gradient(s, P, batch, w, std::get<accounting::gaussian_mechanism<Real>>(sample.what),
-                   nbar, g);  // lines 5–6
+    poisson_batch(s, n, q, batch);                            // line 4
+    draw_gradient(s, batch, w, rho_grad, C_grad, sample, g);  // lines 5–6
+    g /= nbar;
     ++res.calls.gradients;
     ++res.calls.iterations;
 
@@ -202,9 +261,17 @@ result<Real> dp_blsgd(const Problem& P, const params<Real>& prm, const philox_st
           std::get<accounting::sparse_vector_mechanism<Real>>(sample.joint.back().what);
       const auto line = make_line(P, std::span<const Eigen::Index>(batch), w, g);
       const Real armijo = prm.alpha * (prm.armijo_mean_scaling ? nbar : Real(1)) * line.g_squared();
-      // line 10, Δ_q = C_obj (Theorem 1, LS-E2): the query clips at the event's sensitivity
-      const armijo_query query(line, armijo, sv.sensitivity);
-      const auto out = noisy_btls(s, query, mem.eta0(), sv, cfg);
+      btls_outcome<Real> out;
+      if constexpr (std::is_same_v<Real, double>) {
+        if (lattice)  // SEC.SVT: the lattice parameters of the event just charged
+          out = noisy_btls_lattice(s, line, armijo, mem.eta0(), lattice->search(ls_budget, C_obj),
+                                   cfg);
+      }
+      if (!lattice) {
+        // line 10, Δ_q = C_obj (Theorem 1, LS-E2): the query clips at the event's sensitivity
+        const armijo_query query(line, armijo, sv.sensitivity);
+        out = noisy_btls(s, query, mem.eta0(), sv, cfg);
+      }
       ++res.calls.line_searches;
       res.calls.objective_queries += static_cast<long long>(out.queries);
       eta = out.eta;
@@ -238,10 +305,10 @@ result<Real> dp_blsgd(const Problem& P, const params<Real>& prm, const philox_st
           stop = true;  // line 19
           break;
         }
-        ledger.add(cheb);                // line 16
-        poisson_batch(s, n, q, batch2);  // Alg. 3 line 2
-        noisy_gradient(s, P, batch2, w, std::get<accounting::gaussian_mechanism<Real>>(cheb.what),
-                       nbar, g2);  // lines 3–4
+        ledger.add(cheb);                                         // line 16
+        poisson_batch(s, n, q, batch2);                           // Alg. 3 line 2
+        draw_gradient(s, batch2, w, rho_grad, C_grad, cheb, g2);  // lines 3–4
+        g2 /= nbar;
         ++res.calls.cheb;
         ++res.calls.gradients;
         const Real th = angle_between(g, g2);                                           // line 5
@@ -276,9 +343,7 @@ result<Real> dp_blsgd(const Problem& P, const params<Real>& prm, const philox_st
         }
         ledger.grow(sample, grown2);
         sample = std::move(grown2);
-        const auto& ga = std::get<accounting::gaussian_mechanism<Real>>(sample.joint.back().what);
-        P.clipped_gradient_sum(w, batch, ga.sensitivity, g2);  // clip = the event's sensitivity
-        add_gaussian_noise(s, g2, ga);
+        draw_gradient(s, batch, w, extra, C_grad, sample.joint.back(), g2);
         g2 /= nbar;
         ++res.calls.gradients;
         const Real b = rho_grad / rho_new;
@@ -296,8 +361,16 @@ result<Real> dp_blsgd(const Problem& P, const params<Real>& prm, const philox_st
   res.final_ls_budget = ls_budget;
   res.final_C_grad = C_grad;
   res.final_C_obj = C_obj;
-  res.privacy = detail::final_privacy(ledger.build(), prm, "linesearch::run (DP-BLSGD)");
+  res.privacy = detail::final_privacy(
+      ledger.build(), prm,
+      lattice ? "linesearch::run (DP-BLSGD, secure)" : "linesearch::run (DP-BLSGD)");
   res.privacy.enforced = {gradient_clip_bound(prm.C_grad, ac), objective_clip_bound(prm.C_obj, ac)};
+  if (lattice)
+    lattice->mark_secure(res.privacy,
+                         "each example's term f̄(w) − f̄(w − ηg) is rounded to the grid and "
+                         "clamped to the event's per-record bound floor(C_obj/2^k)·2^k <= C_obj, "
+                         "the integers are summed exactly and compared with the discrete Laplace "
+                         "noise in integers (SEC.SVT)");
   if (paper)
     res.claim =
         paper_claim<Real>{paper->claim(prm.delta), paper->spent(),

@@ -44,23 +44,12 @@ accounting::ledger<Real> dp_sgd_plan(const params<Real>& p, const Real& sigma) {
   return l;
 }
 
-/// Secure DP-SGD (SEC.LINESEARCH): the lattice Gaussian of one step at σ: Δ2 = C_grad, a sum of
-/// l2 balls (SEC.GAUSS.SUM): each example's clipped gradient is put on the grid in the ball of
-/// radius C_grad exactly and the integers are summed exactly, so adding or removing an example
-/// moves the sum by at most C_grad + √d 2^k/2 whatever the floating-point clip and sum did; the
-/// sum's coordinates are clamped to C = params.clamp or n·C_grad (every coordinate of a sum of at
-/// most n such gradients is within it); grid of mechanisms::snapped_gaussian_grid_exponent.
+/// Secure DP-SGD (SEC.LINESEARCH): the lattice Gaussian of one step at σ (snapped_gradient with
+/// C = C_grad and the clamp params.clamp or n·C_grad).
 inline mechanisms::snapped_gaussian_params dp_sgd_snapped(const params<double>& p, double sigma,
                                                           long long n, long long d) {
-  mechanisms::snapped_gaussian_params sp;
-  sp.sensitivity = p.C_grad;
-  sp.sigma = sigma;
-  sp.dimension = d;
-  sp.shape = mechanisms::clamp_set::sum_of_l2_balls;
-  sp.record_radius = p.C_grad;
-  sp.clamp = p.clamp ? *p.clamp : static_cast<double>(n) * p.C_grad;
-  sp.grid_exponent = mechanisms::snapped_gaussian_grid_exponent(sp.sensitivity, sigma, d, sp.clamp);
-  return sp;
+  return snapped_gradient(p.C_grad, sigma, p.clamp ? *p.clamp : static_cast<double>(n) * p.C_grad,
+                          d);
 }
 
 /// The secure plan: T snapped_gaussian events (inflated sensitivity C_grad + √d 2^k, grid
@@ -115,10 +104,7 @@ void dp_sgd_noisy_sum(philox_stream& st, const Problem& P, const vector<Real>& w
   poisson_batch(st, P.size(), q, batch);
   if constexpr (std::is_same_v<Real, double>) {
     if (sp) {  // SEC.LINESEARCH: each example's clipped gradient is one record of the sum
-      const auto example = [&](std::size_t r, vector<double>& x) {
-        P.clipped_gradient_sum(w, std::span<const Eigen::Index>(&batch[r], 1), m.sensitivity, x);
-      };
-      g = mechanisms::snapped_gaussian_sum(st, batch.size(), example, *sp);
+      lattice_gradient_sum(st, P, std::span<const Eigen::Index>(batch), w, *sp, g);
       return;
     }
   } else {

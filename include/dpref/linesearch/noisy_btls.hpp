@@ -21,6 +21,7 @@
 #include <array>
 #include <cmath>
 #include <cstddef>
+#include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
@@ -29,6 +30,7 @@
 #include "dpref/accounting/event.hpp"
 #include "dpref/error.hpp"
 #include "dpref/mechanisms/above_threshold.hpp"
+#include "dpref/mechanisms/secure/snapped_above_threshold.hpp"
 #include "dpref/params.hpp"
 #include "dpref/random/philox_stream.hpp"
 #include "dpref/scalar.hpp"
@@ -134,6 +136,23 @@ class armijo_query {
   Real armijo_, C_obj_, f0_;
 };
 
+namespace detail {
+/// Steps 9–12: η on a TOP answer, else 0 (or β^max_it·η0 with the §5.7 fallback).
+template <real_scalar Real>
+btls_outcome<Real> btls_outcome_of(bool found, const Real& eta, std::size_t queries,
+                                   const btls_params<Real>& cfg) {
+  btls_outcome<Real> out;
+  out.queries = queries;
+  if (found) {
+    out.found = true;
+    out.eta = eta;  // step 10
+  } else if (cfg.fallback_min_step) {
+    out.eta = cfg.beta * eta;  // β^max_it η0 (§5.7)
+  }
+  return out;
+}
+}  // namespace detail
+
 /// Algorithm 1 on a query callable q(η) = f(w; D) − αη‖g‖² − f(w − ηg; D) (step 7), evaluated
 /// lazily for η = η0, βη0, β²η0, …, with the noise of the ledger event `m` (its threshold and
 /// query scales and noise family: what is drawn is what is charged).
@@ -159,15 +178,49 @@ btls_outcome<Real> noisy_btls(philox_stream& s, Query&& query, const Real& eta0,
   };
   // the sparse-vector measurement of the charged event draws T̂ and the ν_i (ARCH.MEASUREMENTS)
   const auto r = mechanisms::sparse_vector<Real>(m).run(s, q_at, Real(0));
-  btls_outcome<Real> out;
-  out.queries = evaluated;
-  if (r.found) {
-    out.found = true;
-    out.eta = eta;  // step 10
-  } else if (cfg.fallback_min_step) {
-    out.eta = cfg.beta * eta;  // β^max_it η0 (§5.7)
-  }
-  return out;
+  return detail::btls_outcome_of(r.found, eta, evaluated, cfg);
+}
+
+/// Algorithm 1 released on the lattice (SEC.LINESEARCH, SEC.SVT): the query of line 7 on a line
+/// evaluator, Σ_B (f̄(w) − f̄(w − ηg)) − η·armijo with f̄ = min(f, m.record_bound), is built
+/// record by record, and mechanisms::snapped_above_threshold rounds every record's term to the
+/// grid, clamps it to the event's per-record bound and compares in exact integers against the
+/// discrete Laplace threshold (T = 0). The armijo term is public (a function of the released
+/// gradient). Laplace noise only (the lattice Gaussian SVT is not implemented).
+/// @param s bit stream (one draw for T̂ and one per evaluated query) @param line a line
+///   evaluator with for_each_clipped @param m the lattice event's parameters (charged by the
+///   caller from the same value) @param cfg α, β, max_it (== m.max_queries), fallback
+/// @throws std::domain_error / invalid_parameter for invalid arguments
+/// @spec LS.ALG1 SEC.LINESEARCH SEC.SVT
+template <class Line>
+btls_outcome<double> noisy_btls_lattice(philox_stream& s, const Line& line, double armijo,
+                                        double eta0,
+                                        const mechanisms::snapped_above_threshold_params& m,
+                                        const btls_params<double>& cfg) {
+  constexpr const char* fn = "dpref::linesearch::noisy_btls_lattice";
+  cfg.validate();
+  m.validate();
+  require_positive(fn, "eta0", eta0);
+  require_finite(fn, "armijo", armijo);
+  if (m.max_queries != cfg.max_it)
+    fail_domain(fn, "params.max_queries", "== max_it", m.max_queries);
+  if (cfg.noise != btls_noise::laplace)
+    fail_domain(fn, "cfg.noise", "laplace (the lattice release is a discrete Laplace SVT)",
+                std::string("gaussian"));
+  std::vector<double> f0;  // f̄(w) per record, once per line
+  line.for_each_clipped(0.0, m.record_bound, [&](const double& f) { f0.push_back(f); });
+  double eta = eta0;
+  std::size_t evaluated = 0;
+  const auto query = [&](std::size_t i, std::vector<double>& terms) {
+    if (i > 0) eta = cfg.beta * eta;  // step 11
+    evaluated = i + 1;
+    std::size_t r = 0;
+    line.for_each_clipped(eta, m.record_bound,
+                          [&](const double& f) { terms.push_back(f0[r++] - f); });
+    return -eta * armijo;  // the public part of line 7
+  };
+  const auto r = mechanisms::snapped_above_threshold(s, query, m);
+  return detail::btls_outcome_of(r.found, eta, evaluated, cfg);
 }
 
 /// Algorithm 1 with the budget ε_BT (Laplace) or ρ_BT (Gaussian) and the query sensitivity

@@ -346,12 +346,27 @@ struct params {
                "idealised unless the precision is double (the lattice release is defined on "
                "doubles, spec/secure_release.md)",
                std::string("secure"));
-      c.require(
-          algorithm == linesearch::algorithm::dpsgd || algorithm == linesearch::algorithm::outpert,
-          "release",
-          "idealised unless algorithm is dpsgd or outpert (secure mode of the other "
-          "algorithms is not implemented; nonprivate and majority release no noise)",
-          std::string("secure"));
+      c.require(algorithm != linesearch::algorithm::objpert &&
+                    algorithm != linesearch::algorithm::nonprivate &&
+                    algorithm != linesearch::algorithm::majority,
+                "release",
+                "idealised for objpert (its privacy proof needs a continuous noise density), "
+                "nonprivate and majority (no noise)",
+                std::string("secure"));
+      if (algorithm == linesearch::algorithm::blsgd ||
+          algorithm == linesearch::algorithm::blsgd_ac ||
+          algorithm == linesearch::algorithm::blgd) {
+        c.require(noise == btls_noise::laplace, "noise",
+                  "laplace when release = secure (NOISYBTLS on the lattice is a discrete "
+                  "Laplace sparse vector; the lattice Gaussian SVT is not implemented)",
+                  std::string(io::enum_to_string(noise)));
+        c.require(svt_bound == accounting::svt_bound::proven &&
+                      batch_accounting == linesearch::batch_accounting::joint,
+                  "release",
+                  "idealised with the paper's accounting modes (svt_bound unproven_eq4_5 or "
+                  "batch_accounting per_call): the secure ledger is the proven joint one",
+                  std::string("secure"));
+      }
     }
     if (clamp) {
       open_closed("clamp", *clamp, Real(0), Real(1e300), "in (0, 1e300]");

@@ -228,18 +228,23 @@ class line_evaluator {
   }
   /// ‖g‖².
   [[nodiscard]] const Real& g_squared() const { return gg_; }
-  /// Σ_{i∈B} min(f(w − ηg; d_i), C_obj): each example adds a value in [0, C_obj] (a NaN loss
-  /// counts as C_obj), the clipping that makes C_obj the query sensitivity
-  /// (PRIV.LINESEARCH.C_OBJ).
-  [[nodiscard]] Real clipped_sum(const Real& eta, const Real& C_obj) const {
+  /// Calls each(min(f(w − ηg; d_i), C_obj)) for the examples of B in order: each value is in
+  /// [0, C_obj] (a NaN loss counts as C_obj), the clipping that makes C_obj the query
+  /// sensitivity (PRIV.LINESEARCH.C_OBJ).
+  template <class Each>
+  void for_each_clipped(const Real& eta, const Real& C_obj, Each&& each) const {
     Real wsq = ww_ - Real(2) * eta * wg_ + eta * eta * gg_;
     if (wsq < Real(0)) wsq = Real(0);
     const Real reg = P_.mu() * wsq / 2;
-    Real s(0);
     for (Eigen::Index k = 0; k < a_.size(); ++k) {
       const Real f = P_.loss().value(Real(a_[k] - eta * b_[k])) + reg;
-      s += f < C_obj ? f : C_obj;
+      each(f < C_obj ? f : C_obj);
     }
+  }
+  /// Σ_{i∈B} min(f(w − ηg; d_i), C_obj), summed in the order of B.
+  [[nodiscard]] Real clipped_sum(const Real& eta, const Real& C_obj) const {
+    Real s(0);
+    for_each_clipped(eta, C_obj, [&](const Real& f) { s += f; });
     return s;
   }
 

@@ -6,12 +6,16 @@
 // present, the exact M_E (Theorem 19; its exact rejection sampler).
 #pragma once
 
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 
+#include "dpref/params.hpp"
 #include "dpref/pwa/bounds.hpp"
 #include "dpref/pwa/laplace_mechanisms.hpp"
 #include "dpref/pwa/private_subgradient.hpp"
@@ -79,17 +83,55 @@ inline study_stat summarize(const std::vector<double>& v, double fopt) {
   return s;
 }
 
+/// The constant step of Algorithm 2 in the study: given, or Theorem 24's R/(G√k).
+enum class study_step_rule { constant, theorem24 };
+constexpr auto enum_names(study_step_rule) {
+  return std::array{std::pair{study_step_rule::constant, std::string_view("constant")},
+                    std::pair{study_step_rule::theorem24, std::string_view("theorem24")}};
+}
+
+/// The settings of every study point (defaults: pwa §5.1).
 struct study_options {
   double epsilon = 0.1;        ///< pwa §5.1
   long long runs = 1000;       ///< pwa §5.1
   long long iterations = 100;  ///< k of Algorithm 2 (pwa §5.1)
   bool project = false;        ///< box projection in Algorithm 2 (deviation; default off)
-  /// Constant α of Algorithm 2. pwa §5 does not state its steps; 0.01 (a total path kα = 1)
-  /// reproduces its qualitative findings, while the step R/(G√k) of Theorem 24 (std::nullopt)
-  /// does not (spec/pwa.md PWA.STUDY). A value must be finite and > 0 (no "0 means default").
-  std::optional<double> step = 0.01;
+  /// pwa §5 does not state its steps; the constant 0.01 (a total path kα = 1) reproduces its
+  /// qualitative findings, while the step R/(G√k) of Theorem 24 does not (spec/pwa.md PWA.STUDY).
+  study_step_rule step_rule = study_step_rule::constant;
+  double step = 0.01;       ///< α of step_rule constant, finite and > 0
   bool exponential = true;  ///< include M_E if available
   std::uint64_t seed = 20261121;
+
+  template <class V>
+  void fields(V&& v) {
+    v("epsilon", epsilon, "privacy budget ε of every mechanism, in [1e-9, 1e6] (pwa: 0.1)");
+    v("runs", runs, "runs per point, in [2, 1e6] (pwa: 1000)");
+    v("iterations", iterations, "k of Algorithm 2, in [1, 1e7] (pwa: 100)");
+    v("project", project, "box projection in Algorithm 2 (a deviation from the paper)");
+    v("step_rule", step_rule,
+      "constant (α = step) or theorem24 (R/(G√k), minimising Theorem 24's first term)");
+    v("step", step, "constant step α of Algorithm 2, finite and > 0");
+    v("exponential", exponential, "include M_E (exact rejection sampler)");
+    v("seed", seed, "noise seed");
+  }
+  template <class A>
+  void applicability(A&& a) const {
+    a("step", step_rule == study_step_rule::constant, "applies only to step_rule constant");
+  }
+  /// Every count and value checked before any work.
+  /// @throws invalid_parameter "pwa::study.<field> must be ..., got ..."
+  void validate() const {
+    const param_checker c("pwa::study");
+    c.at_least<long long>("runs", runs, 2, 1000000);
+    c.at_least<long long>("iterations", iterations, 1, 10000000);
+    c.in_closed("epsilon", epsilon, 1e-9, 1e6, "finite and in [1e-9, 1e6]");
+    c.positive("step", step);
+  }
+  /// α of Algorithm 2 with k iterations on `prob`.
+  [[nodiscard]] double step_for(const piecewise_affine<double>& prob, long long k) const {
+    return step_rule == study_step_rule::constant ? step : theorem24_step(prob, k);
+  }
 };
 
 /// One study point: every mechanism `runs` times on one instance.
@@ -112,7 +154,7 @@ inline study_point run_study_point(const piecewise_affine<double>& prob, const s
   sp.epsilon = o.epsilon;
   sp.iterations = o.iterations;
   sp.rule = step_rule::constant;
-  sp.step = o.step ? *o.step : theorem24_step(prob, o.iterations);
+  sp.step = o.step_for(prob, o.iterations);
   sp.projection = o.project ? projection_mode::box : projection_mode::none;
   sp.trace = false;
   // the plans of M_P and M_S (public: computed once) and their releases, as pwa::run makes them

@@ -1,7 +1,8 @@
 // The experiments of pwa §5 as one JSON document (spec/pwa.md PWA.STUDY): Figure 1 (objective vs
 // k, private and regular subgradient methods), Figure 2 (vs the box size c), Figure 3 (vs the
-// number of pieces m, nested instances) and the ε sweep, each point by run_study_point. The CLI
-// (`dpref pwa study`) only parses its flags into study_config and writes the document.
+// number of pieces m, nested instances) and the ε sweep, each point by run_study_point.
+// study_config has a field list: the CLI (`dpref pwa study`) builds its flags from it and passes
+// the values as a document to study_json(doc).
 #pragma once
 
 #include <cmath>
@@ -10,9 +11,11 @@
 #include <string>
 #include <vector>
 
+#include "dpref/io/fields.hpp"
 #include "dpref/io/json.hpp"
 #include "dpref/params.hpp"
 #include "dpref/pwa/study.hpp"
+#include "dpref/run/report_json.hpp"
 
 namespace dpref::pwa {
 
@@ -27,6 +30,21 @@ struct study_config {
   std::vector<double> eps_list{0.05, 0.1, 0.2, 0.5, 1, 2};
   study_options study;
   std::uint64_t data_seed = 1;
+
+  template <class V>
+  void fields(V&& v) {
+    v("figures", figures, "1 (k), 2 (c), 3 (m), 4 (ε): a subset");
+    v("m", m, "pieces (Figures 1, 2, 4), in [1, 1e5]");
+    v("d", d, "dimension, in [1, 1000]");
+    v("c", c, "box half-width (Figures 1, 3, 4), in [1e-6, 1e6]");
+    v("bmax", bmax, "bmax of the generated instances, in [1e-6, 1e6]");
+    v("k_list", k_list, "Figure 1 iteration counts, each in [1, 1e7]");
+    v("c_list", c_list, "Figure 2 box sizes, each in [1e-6, 1e6]");
+    v("m_list", m_list, "Figure 3 piece counts (nested instances), whole numbers in [1, 1e5]");
+    v("eps_list", eps_list, "ε sweep, each in [1e-9, 1e6]");
+    v("study", study, "settings of every point");
+    v("data_seed", data_seed, "seed of the generated instances");
+  }
 };
 
 namespace detail {
@@ -89,7 +107,7 @@ inline io::json study_iterations(const study_config& o) {
     p.epsilon = o.study.epsilon;
     p.iterations = k;
     p.rule = step_rule::constant;
-    p.step = o.study.step ? *o.study.step : theorem24_step(prob, k);
+    p.step = o.study.step_for(prob, k);
     p.projection = o.study.project ? projection_mode::box : projection_mode::none;
     p.trace = false;
     std::vector<double> vals;
@@ -118,6 +136,7 @@ inline io::json study_iterations(const study_config& o) {
 /// (HARD.WORK): runs × d × Σ_points k·m (the subgradient methods' objective evaluations) at
 /// most 1e11. @throws invalid_parameter "pwa::study.<field> must be ..., got ..."
 inline void validate_study(const study_config& o) {
+  o.study.validate();
   const param_checker c("pwa::study");
   c.require(!o.figures.empty() && o.figures.size() <= 4, "figures",
             "a non-empty subset of 1, 2, 3, 4", o.figures.size());
@@ -130,9 +149,6 @@ inline void validate_study(const study_config& o) {
   c.at_least<int>("d", o.d, 1, 1000);
   c.in_closed("c", o.c, 1e-6, 1e6, "finite and in [1e-6, 1e6]");
   c.in_closed("bmax", o.bmax, 1e-6, 1e6, "finite and in [1e-6, 1e6]");
-  c.at_least<long long>("runs", o.study.runs, 2, 1000000);
-  c.at_least<long long>("iterations", o.study.iterations, 1, 10000000);
-  c.in_closed("epsilon", o.study.epsilon, 1e-9, 1e6, "finite and in [1e-9, 1e6]");
   const auto list = [&](std::string_view name, std::size_t n) {
     c.require(n >= 1 && n <= 100, name, "a list of 1 to 100 values", n);
   };
@@ -157,40 +173,35 @@ inline void validate_study(const study_config& o) {
     if (f == 4) km += static_cast<double>(o.eps_list.size()) * k * m;
   }
   const double work = static_cast<double>(o.study.runs) * o.d * km;
-  c.require(work <= 1e11, "runs",
-            "such that runs × d × Σ_points k·m <= 1e11 (the work bound; got " +
-                io::format_real(work) + ")",
-            o.study.runs);
+  param_checker("pwa").require(work <= 1e11, "study.runs",
+                               "such that runs × d × Σ_points k·m <= 1e11 (the work bound; got " +
+                                   io::format_real(work) + ")",
+                               o.study.runs);
 }
 
 inline io::json study_json(const study_config& o) {
   validate_study(o);
-  if (o.study.runs < 2) throw std::invalid_argument("dpref pwa study: --runs must be >= 2");
-  if (o.study.step && !(std::isfinite(*o.study.step) && *o.study.step > 0))
-    throw std::invalid_argument("dpref pwa study: --step must be finite and > 0, got " +
-                                io::format_real(*o.study.step) +
-                                " (--theorem24-step selects the step R/(G sqrt(k)))");
   io::json out;
   out["command"] = "dpref pwa study";
-  out["setup"] = {
-      {"m", o.m},
-      {"d", o.d},
-      {"c", o.c},
-      {"bmax", o.bmax},
-      {"epsilon", o.study.epsilon},
-      {"runs", o.study.runs},
-      {"iterations", o.study.iterations},
-      {"step", o.study.step ? io::json(*o.study.step)
-                            : io::json("constant R/(G sqrt(k)) (public: minimises Theorem "
-                                       "24's first term)")},
-      {"projection", o.study.project ? "box" : "none (paper)"},
-      {"M_S_noise", "Theorem 9 scale diam(P)/eps (errata PWA-E4)"},
-      {"M_E", study_has_exponential_mechanism && o.study.exponential
-                  ? "exact rejection sampler (pwa Theorem 19)"
-                  : "not included"},
-      {"error_bars", "2 sigma = 2 * sample std / sqrt(runs)"},
-      {"seed", o.study.seed},
-      {"data_seed", o.data_seed}};
+  out["setup"] = {{"m", o.m},
+                  {"d", o.d},
+                  {"c", o.c},
+                  {"bmax", o.bmax},
+                  {"epsilon", o.study.epsilon},
+                  {"runs", o.study.runs},
+                  {"iterations", o.study.iterations},
+                  {"step", o.study.step_rule == study_step_rule::constant
+                               ? io::json(o.study.step)
+                               : io::json("constant R/(G sqrt(k)) (public: minimises Theorem "
+                                          "24's first term)")},
+                  {"projection", o.study.project ? "box" : "none (paper)"},
+                  {"M_S_noise", "Theorem 9 scale diam(P)/eps (errata PWA-E4)"},
+                  {"M_E", study_has_exponential_mechanism && o.study.exponential
+                              ? "exact rejection sampler (pwa Theorem 19)"
+                              : "not included"},
+                  {"error_bars", "2 sigma = 2 * sample std / sqrt(runs)"},
+                  {"seed", o.study.seed},
+                  {"data_seed", o.data_seed}};
   for (const int f : o.figures) {
     if (f == 1)
       out["figure1_iterations"] = detail::study_iterations(o);
@@ -204,6 +215,17 @@ inline io::json study_json(const study_config& o) {
       throw std::invalid_argument("dpref pwa study: --figures entries must be 1, 2, 3 or 4");
   }
   return out;
+}
+
+/// `dpref pwa study`: the configuration read from `doc` (field list of study_config),
+/// validated with the JSON pointer of the offending field, then study_json.
+/// @spec PWA.STUDY
+inline io::json study_json(const io::document& doc) {
+  study_config cfg;
+  io::read_fields(io::node(doc), cfg);
+  at_path(doc, "/study", [&] { cfg.study.validate(); });
+  at_path(doc, "", [&] { validate_study(cfg); });
+  return study_json(cfg);
 }
 
 }  // namespace dpref::pwa
