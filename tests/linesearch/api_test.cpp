@@ -215,12 +215,15 @@ TEST(LS_PUBLIC, PublicConstantsAreWhatTheRunUsesNotTheData) {
       }
     }
   }
-  // OUTPERT / OBJPERT: the public R (absent: √d) sets the noise, whatever the row norms.
+  // OUTPERT / OBJPERT: the public R (absent: √d) sets the noise, whatever the row norms:
+  // 2R(1 + 2^-20)/(nμε) (PRIV.LINESEARCH.MINIMISER).
   auto o = small(ls::algorithm::outpert);
   const auto ro = ls::run(Q, o, philox_stream(3));
-  EXPECT_NEAR(*ro.noise_scale, 2 * std::sqrt(3.0) / (1200 * 1e-3 * 1.0), 1e-12 * *ro.noise_scale);
+  EXPECT_NEAR(*ro.noise_scale, 2 * std::sqrt(3.0) * (1 + 0x1p-20) / (1200 * 1e-3 * 1.0),
+              1e-12 * *ro.noise_scale);
   o.R = 0.25;
-  EXPECT_NEAR(*ls::run(Q, o, philox_stream(3)).noise_scale, 2 * 0.25 / (1200 * 1e-3), 1e-12);
+  EXPECT_NEAR(*ls::run(Q, o, philox_stream(3)).noise_scale,
+              2 * 0.25 * (1 + 0x1p-20) / (1200 * 1e-3), 1e-12);
 }
 
 TEST(LS_PUBLIC, EveryCaseTheCliRefusedIsRefusedByTheLibrary) {

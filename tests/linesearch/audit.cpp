@@ -63,14 +63,19 @@ std::vector<neighbour_pair<linear_erm<double>>> pairs() {
           {"add example shifting the early queries by -C_obj", dataset(kBase), dataset(minus)}};
 }
 
-// Output: index of the selected η (0..max_it−1) or max_it for "0".
-std::size_t btls_index(const linear_erm<double>& P, philox_stream& s, bool threshold_noise) {
+// The public line of the audit on P's examples: w = e1, g = e2.
+problems::line_evaluator<double> audit_line(const linear_erm<double>& P) {
   std::vector<Eigen::Index> all(static_cast<std::size_t>(P.size()));
   std::iota(all.begin(), all.end(), Eigen::Index(0));
   vector<double> w(2), g(2);
   w << 1, 0;
   g << 0, 1;
-  const problems::line_evaluator<double> line(P, all, w, g);
+  return problems::line_evaluator<double>(P, all, w, g);
+}
+
+// Output: index of the selected η (0..max_it−1) or max_it for "0".
+std::size_t btls_index(const linear_erm<double>& P, philox_stream& s, bool threshold_noise) {
+  const auto line = audit_line(P);
   const double f0 = line.clipped_sum(0.0, kCobj);
   ls::btls_params<double> cfg;
   cfg.max_it = kMaxIt;
@@ -94,12 +99,7 @@ std::size_t btls_index(const linear_erm<double>& P, philox_stream& s, bool thres
 // with the event's parameters for (ε_BT, C_obj) or, as the NEGATIVE CONTROL, the same
 // parameters with the threshold noise DLap(1) instead of DLap(t1).
 std::size_t btls_lattice_index(const linear_erm<double>& P, philox_stream& s, bool full_noise) {
-  std::vector<Eigen::Index> all(static_cast<std::size_t>(P.size()));
-  std::iota(all.begin(), all.end(), Eigen::Index(0));
-  vector<double> w(2), g(2);
-  w << 1, 0;
-  g << 0, 1;
-  const problems::line_evaluator<double> line(P, all, w, g);
+  const auto line = audit_line(P);
   ls::btls_params<double> cfg;
   cfg.max_it = kMaxIt;
   auto m = mechanisms::snapped_above_threshold_for(kCobj, kEpsBT, kMaxIt);

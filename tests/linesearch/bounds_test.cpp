@@ -422,6 +422,46 @@ TEST(PRIV_LINESEARCH_R, WithoutTheScalingTheMinimiserMovesMore) {
   EXPECT_GT(std::abs(w(data(1000)) - w(data(0))), 5 * bound);
 }
 
+// ----------------------------------------------------------------- PRIV.LINESEARCH.MINIMISER
+
+// ‖∇F(w)‖ in 50 digits, independently: the problem rebuilt at mp50 from the same doubles.
+double gradient_norm_mp50(const linear_erm<double>& P, const vector<double>& w) {
+  const linear_erm<mp50> Q(P.features().cast<mp50>(), P.labels().cast<mp50>(),
+                           margin_loss<mp50>::logistic(), mp50(P.mu()));
+  return static_cast<double>(Q.gradient(w.cast<mp50>()).norm());
+}
+
+TEST(PRIV_LINESEARCH_MINIMISER, TheReleasedMinimiserIsCertifiedWithinTheBound) {
+  // The minimiser OUTPERT releases has ‖∇F(ŵ)‖ <= γ = 2^-20 R/n, certified by an upper bound that
+  // is above the 50-digit gradient norm and close to it; at w = 0 (not a minimiser) the bound is
+  // far above γ: the check can fail (negative control).
+  for (const long long n : {60LL, 400LL, 5000LL}) {
+    const auto P = test::synthetic_erm<double>(n, 4, 23);
+    const double R = 2.0;
+    const auto Q = ls::detail::rows_within(P, R);
+    const double gamma = ls::minimiser_gradient_bound(R, n);
+    EXPECT_GT(gamma, 0.0);
+    EXPECT_LE(gamma, std::ldexp(R, -20) / static_cast<double>(n));  // rounded down
+    EXPECT_GE(gamma, std::ldexp(R, -20) / static_cast<double>(n) * (1 - 1e-15));
+    const vector<double> w = ls::output_perturbation_minimiser(P, R);
+    const double cert = ls::certified_gradient_norm(Q, w, gamma), exact = gradient_norm_mp50(Q, w);
+    std::printf("[PRIV.LINESEARCH.MINIMISER] n=%lld gamma=%.3g certified=%.3g mp50=%.3g\n", n,
+                gamma, cert, exact);
+    EXPECT_LE(cert, gamma) << n;
+    EXPECT_GE(cert, exact) << n;
+    EXPECT_LE(cert, exact + 1e-13) << n;
+    const vector<double> zero = vector<double>::Zero(4);
+    const double at0 = ls::certified_gradient_norm(Q, zero, gamma);
+    EXPECT_GE(at0, gradient_norm_mp50(Q, zero));
+    EXPECT_GT(at0, 1e3 * gamma) << n;  // negative control
+  }
+  // the sensitivity carries the margin 2γ/μ: 2R(1 + 2^-20)/(nμ), rounded up
+  const double s = ls::output_perturbation_sensitivity(2.0, 400, 0.01);
+  const long double expect = 2 * 2.0L * (1 + 0x1p-20L) / (400 * 0.01L);
+  EXPECT_GE(static_cast<long double>(s), expect);
+  EXPECT_LE(static_cast<long double>(s), expect * (1 + 1e-15L));
+}
+
 // ----------------------------------------------------------------------- PRIV.LINESEARCH.LOSS
 
 // The derived constants: |φ′| <= 1 (the Lipschitz constant 1 of OUTPERT / OBJPERT), φ >= 0 (the

@@ -307,12 +307,13 @@ TEST(LS_NOISE, DpAgdNoisyMinScaleMatchesTheRequest) {
 }
 
 // OUTPERT: w − w* has density ∝ exp(−‖b‖/s), so ‖b‖ ~ Gamma(d, s): E‖b‖ = d·s, sd √d·s, with
-// s = 2R/(nμε) (Chaudhuri et al. 2011 Algorithm 1) computed here; s < 1 and s > 1.
+// s = 2R(1 + 2^-20)/(nμε) (Chaudhuri et al. 2011 Algorithm 1 with the certified minimiser's
+// margin, PRIV.LINESEARCH.MINIMISER) computed here; s < 1 and s > 1.
 TEST(LS_NOISE, OutputPerturbationScaleMatchesTheRequest) {
   const auto P = test::synthetic_erm<double>(50, 3, 15);
   const vector<double> wstar = ls::non_private(P);
   for (const double eps : {40.0, 0.5}) {
-    const double R = std::sqrt(3.0), s = 2 * R / (50 * 1e-3 * eps);
+    const double R = std::sqrt(3.0), s = 2 * R * (1 + 0x1p-20) / (50 * 1e-3 * eps);
     ls::params<double> p;
     p.algorithm = ls::algorithm::outpert;
     p.epsilon = eps;

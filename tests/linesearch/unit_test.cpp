@@ -484,7 +484,8 @@ TEST(LS_OUTPERT, NoiseScaleAndGuarantee) {
   EXPECT_LE(r.privacy.guarantee.epsilon, 1e6);  // the calibrated scale certifies the request
   EXPECT_GT(r.privacy.guarantee.epsilon, 1e6 * (1 - 1e-12));
   EXPECT_LT((r.w - ls::non_private(P)).norm(), 1e-3);  // scale 2R/(nμε) = 8.7e-6
-  EXPECT_NEAR(*r.noise_scale, 2 * R / (400 * 1e-3 * 1e6), 1e-18);
+  // 2R(1 + 2^-20)/(nμε): the exact minimiser's 2R/(nμ) plus 2γ/μ (PRIV.LINESEARCH.MINIMISER)
+  EXPECT_NEAR(*r.noise_scale, 2 * R * (1 + 0x1p-20) / (400 * 1e-3 * 1e6), 1e-18);
   const auto& e = r.privacy.ledger.events().at(0);
   EXPECT_EQ(std::get<acc::vector_laplace_mechanism<double>>(e.what).scale, *r.noise_scale);
   // The public bound R is enforced on the data: rows beyond R are scaled into the R-ball before
