@@ -4,6 +4,7 @@
 // (spec/schema/report.schema.json) and DIR/report.html (scripts/report_html.py, started with
 // posix_spawn), and ends with the verdict table and the path of the HTML report.
 #include <unistd.h>
+#include <algorithm>
 
 #include <chrono>
 #include <cstdio>
@@ -173,7 +174,9 @@ void run_reproduce(const reproduce_state& st) {
     for (const auto& p : papers) want = want || (!j.perf && j.paper == p);
     if (!selected.empty() && !j.perf) {
       bool listed = false;
-      for (const auto& id : selected) listed = listed || id == j.name;
+      for (const auto& id : selected)
+        listed =
+            listed || id == j.name || std::find(j.also.begin(), j.also.end(), id) != j.also.end();
       want = want && listed;
     }
     if (want) jobs.push_back(std::move(j));
@@ -192,18 +195,22 @@ void run_reproduce(const reproduce_state& st) {
         res.perf.push_back({jobs[i].name, "", NAN, "", NAN, NAN,
                             std::string("absent: failed: ") + e.what(), rp::since(tj)});
       } else {
-        rp::claim c;
-        c.id = jobs[i].name;
-        c.paper = jobs[i].paper;
-        c.statement = "(the job failed)";
-        c.statistic = "-";
-        c.error = "-";
-        c.result = rp::verdict::not_reproduced;
-        c.summary = std::string("failed to run: ") + e.what();
-        c.reduced = quick;
-        c.size = "-";
-        c.seconds = rp::since(tj);
-        res.claims.push_back(c);
+        std::vector<std::string> ids{jobs[i].name};  // every claim the job decides
+        ids.insert(ids.end(), jobs[i].also.begin(), jobs[i].also.end());
+        for (const auto& id : ids) {
+          rp::claim c;
+          c.id = id;
+          c.paper = jobs[i].paper;
+          c.statement = "(the job failed)";
+          c.statistic = "-";
+          c.error = "-";
+          c.result = rp::verdict::not_reproduced;
+          c.summary = std::string("failed to run: ") + e.what();
+          c.reduced = quick;
+          c.size = "-";
+          c.seconds = rp::since(tj);
+          res.claims.push_back(c);
+        }
       }
     }
     const double s = rp::since(tj);
@@ -217,6 +224,10 @@ void run_reproduce(const reproduce_state& st) {
                  i + 1, jobs.size(), jobs[i].paper.c_str(), jobs[i].name.c_str(),
                  res.claims.size() - before, s, el, rem);
   }
+  if (!selected.empty())  // --claims reports exactly the listed claims (a job may decide more)
+    std::erase_if(res.claims, [&](const rp::claim& c) {
+      return std::find(selected.begin(), selected.end(), c.id) == selected.end();
+    });
   double samplers_s = 0;
   if (!st.no_html && selected.empty()) {
     const auto ts = std::chrono::steady_clock::now();

@@ -2,6 +2,7 @@
 #include "reproduce_setup.hpp"
 
 #include <unistd.h>
+#include <algorithm>
 
 #include <cstdlib>
 #include <ctime>
@@ -108,8 +109,9 @@ std::vector<std::string> parse_papers(const std::string& text) {
   return out;
 }
 
-/// --claims: a comma-separated list of claim IDs (the jobs' names), each a claim of one of the
-/// selected papers; empty: every claim. @throws invalid_argument naming the unknown ID
+/// --claims: a comma-separated list of claim IDs (the jobs' names, or a claim another job's
+/// experiment also decides, such as LS.CLAIM.BUDGET), each a claim of one of the selected
+/// papers; empty: every claim. @throws invalid_argument naming the unknown ID
 std::vector<std::string> parse_claims(const std::string& text,
                                       const std::vector<std::string>& papers) {
   std::vector<std::string> out;
@@ -119,11 +121,15 @@ std::vector<std::string> parse_claims(const std::string& text,
   for (std::string id; std::getline(ss, id, ',');) {
     const rp::job* found = nullptr;
     for (const auto& j : jobs)
-      if (!j.perf && j.name == id) found = &j;
+      if (!j.perf && (j.name == id || std::find(j.also.begin(), j.also.end(), id) != j.also.end()))
+        found = &j;
     if (!found) {
       std::string all;
       for (const auto& j : jobs)
-        if (!j.perf) all += (all.empty() ? "" : ", ") + j.name;
+        if (!j.perf) {
+          all += (all.empty() ? "" : ", ") + j.name;
+          for (const auto& a : j.also) all += ", " + a;
+        }
       throw std::invalid_argument("--claims must be a comma-separated list of claim IDs (" + all +
                                   "), got '" + id + "'");
     }

@@ -118,6 +118,7 @@ struct job {
   std::string paper, name;
   bool perf = false;
   std::function<void(const options&, results&)> run;
+  std::vector<std::string> also{};  ///< the other claims the same experiment decides
 };
 
 /// Every job, papers in the order ev, pwa, accel, linesearch, dda, accounting, audit, random,

@@ -248,8 +248,11 @@ void secure_cost(const options& o, results& out) {
 }  // namespace
 
 std::vector<job> linesearch_jobs() {
-  return {{"linesearch", "LS.CLAIM.HEADLINE", false,
-           [](const options& o, results& r) { headline(o, r, false); }},
+  return {{"linesearch",
+           "LS.CLAIM.HEADLINE",
+           false,
+           [](const options& o, results& r) { headline(o, r, false); },
+           {"LS.CLAIM.BUDGET"}},
           {"linesearch", "REPRO.LS.HINGE", false,
            [](const options& o, results& r) { headline(o, r, true); }},
           {"linesearch", "SEC.LINESEARCH.COST", false, secure_cost}};

@@ -116,6 +116,12 @@ if(TARGET dpref_cli)
                    ${CMAKE_BINARY_DIR}/tests/repro_claims_subset quick DDA-E1=contradicted
                    REPRO.ACC.EXACT=reproduced)
   set_tests_properties(REPRO_CMD_CLAIMS_subset PROPERTIES LABELS cli TIMEOUT 120)
+  # a claim another claim's experiment decides (LS.CLAIM.BUDGET, decided by LS.CLAIM.HEADLINE's
+  # runs) is selectable and reported alone
+  add_test(NAME REPRO_CMD_CLAIMS_secondary
+           COMMAND ${DPREF_REPRO_CHECK} run-expect $<TARGET_FILE:dpref_cli>
+                   ${CMAKE_BINARY_DIR}/tests/repro_claims_secondary quick LS.CLAIM.BUDGET=reproduced)
+  set_tests_properties(REPRO_CMD_CLAIMS_secondary PROPERTIES LABELS cli TIMEOUT 300)
 endif()
 # the bad-input catalogue of the command (spec/hardening.md HARD.CATALOGUE)
 if(TARGET dpref_cli)
