@@ -19,7 +19,7 @@ namespace dpref::cli {
 namespace {
 
 /// `dpref dda study`: flags of dda::study::config, --params, -o/--out.
-void add_study_command(CLI::App& group) {
+void add_dda_study_command(CLI::App& group) {
   auto* cmd = group.add_subcommand(
       "study", "dda section 5: privacy-utility study (JSON; data: scripts/real_data.sh)");
   struct state {
@@ -57,7 +57,7 @@ void register_dda_command(CLI::App& app) {
         return out;
       });
 
-  add_study_command(*dda);
+  add_dda_study_command(*dda);
 }
 
 static const command_registrar dda_registrar(register_dda_command);

@@ -49,7 +49,7 @@ void add_sensitivity_command(CLI::App& group) {
 }
 
 /// `dpref ev study`: flags of ev::study::config, --params, --out, --png-dir (+ the plotter).
-void add_study_command(CLI::App& group) {
+void add_ev_study_command(CLI::App& group) {
   auto* cmd = group.add_subcommand(
       "study", "The study of ev §VII (Figures 1-4 and the claims): JSON, and PNG with --png-dir");
   struct state {
@@ -103,7 +103,7 @@ void register_ev_command(CLI::App& app) {
         return ev::run_json<Real>(d, progress, world());
       });
   add_sensitivity_command(*group);
-  add_study_command(*group);
+  add_ev_study_command(*group);
 }
 
 const command_registrar ev_registrar(register_ev_command);

@@ -237,7 +237,7 @@ void smaller_iota(const options& o, results& out) {
 
 /// SEC.DDA.COST (claim): secure mode meets the requested (ε, δ) for the released doubles;
 /// utility cost ratio r = mean F(x̄) secure / idealised on the examples/dda.json setting.
-void secure_cost(const options& o, results& out) {
+void dda_secure_cost(const options& o, results& out) {
   const auto t0 = std::chrono::steady_clock::now();
   const int R = o.quick ? 20 : 50;
   const double eps = 0.8, delta = 1e-5;
@@ -309,7 +309,7 @@ std::vector<job> dda_jobs() {
           {"dda", "DDA.PRIV.A", false, fashion},
           {"dda", "DDA.CLAIMS.IOTA", false, smaller_iota},
           {"dda", "DDA.CLAIMS.EPS", false, larger_eps},
-          {"dda", "SEC.DDA.COST", false, secure_cost}};
+          {"dda", "SEC.DDA.COST", false, dda_secure_cost}};
 }
 
 }  // namespace dpref::reproduce

@@ -286,7 +286,7 @@ void theorem8(const options& o, results& out) {
 /// ε = 0.1, c = 10, δr = 13.2, δE = 12, tight Δ): every run's certified ε <= the request and every
 /// released coordinate on its grid (exact), and the utility ratio r = mean relative
 /// suboptimality secure / idealised over the same seeds (paired SE).
-void secure_mode(const options& o, results& out) {
+void ev_secure_mode(const options& o, results& out) {
   const auto t0 = std::chrono::steady_clock::now();
   const instance in = make(true, ev::units::household);
   ev::params<double> p;
@@ -364,7 +364,7 @@ std::vector<job> ev_jobs() {
       {"ev", "EV.UNITS", false,
        [](const options& o, results& r) { interior_in_K(o, r, ev::units::paper); }},
       {"ev", "EV.THM8", false, theorem8},
-      {"ev", "SEC.EV", false, secure_mode},
+      {"ev", "SEC.EV", false, ev_secure_mode},
   };
 }
 

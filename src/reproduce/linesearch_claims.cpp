@@ -153,7 +153,7 @@ void headline(const options& o, results& out, bool hinge) {
 
 /// SEC.LINESEARCH.COST (claim): secure output perturbation and DP-SGD meet the requested ε for
 /// the released doubles; utility cost ratios r = mean excess secure / idealised (same streams).
-void secure_cost(const options& o, results& out) {
+void linesearch_secure_cost(const options& o, results& out) {
   const auto t0 = std::chrono::steady_clock::now();
   const int R = o.quick ? 40 : 200;
   linesearch::problem_spec<double> s;
@@ -255,7 +255,7 @@ std::vector<job> linesearch_jobs() {
            {"LS.CLAIM.BUDGET"}},
           {"linesearch", "REPRO.LS.HINGE", false,
            [](const options& o, results& r) { headline(o, r, true); }},
-          {"linesearch", "SEC.LINESEARCH.COST", false, secure_cost}};
+          {"linesearch", "SEC.LINESEARCH.COST", false, linesearch_secure_cost}};
 }
 
 }  // namespace dpref::reproduce

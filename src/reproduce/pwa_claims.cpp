@@ -166,7 +166,7 @@ void theorem24(const options&, results& out) {
 /// run's certified ε <= 0.1 (exact), M_S's outputs on the grid of its event (exact), and the
 /// utility ratio r = mean suboptimality secure / idealised (same seeds, paired SE), the larger of
 /// the two mechanisms' ratios deciding.
-void secure_mode(const options& o, results& out) {
+void pwa_secure_mode(const options& o, results& out) {
   const auto t0 = std::chrono::steady_clock::now();
   const auto prob = pwa::gaussian_instance<double>(1, 20, 2, 1.0, 1.0);
   const double fopt = pwa::solve(prob).value;
@@ -246,7 +246,7 @@ std::vector<job> pwa_jobs() {
   return {{"pwa", "PWA.REGRESSION.LOWEST", false, lowest},
           {"pwa", "PWA.REGRESSION.PIECES", false, pieces},
           {"pwa", "PWA.THM24", false, theorem24},
-          {"pwa", "SEC.PWA", false, secure_mode}};
+          {"pwa", "SEC.PWA", false, pwa_secure_mode}};
 }
 
 }  // namespace dpref::reproduce

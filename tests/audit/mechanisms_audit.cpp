@@ -157,7 +157,7 @@ using vec = Eigen::VectorXd;
 
 // Families of a vector pair: threshold on the projection onto q(D') − q(D), and on the
 // likelihood-ratio statistic ‖y − q(D')‖ − ‖y − q(D)‖ (the Neyman–Pearson optimal statistic).
-std::vector<event_family<vec>> vector_families(const neighbour_pair<vec>& p) {
+std::vector<event_family<vec>> pair_vector_families(const neighbour_pair<vec>& p) {
   const vec dir = (p.second - p.first).normalized();
   const double d = (p.second - p.first).norm();
   const vec a = p.first, bvec = p.second;
@@ -174,7 +174,7 @@ void audit_vector_laplace(std::size_t d, std::uint64_t seed) {
   const auto m = [b](const vec& x, philox_stream& s) {
     return mech::vector_laplace_mechanism<double>(s, x, b);
   };
-  const auto r = run_audit_per_pair<vec, vec>(m, vector_pairs(d, sens), vector_families,
+  const auto r = run_audit_per_pair<vec, vec>(m, vector_pairs(d, sens), pair_vector_families,
                                               config(seed, claimed, 0, kSmall));
   print_report("l2-Laplace d=" + std::to_string(d), r);
   EXPECT_FALSE(r.violation);
@@ -193,8 +193,8 @@ TEST(AUDIT_NEG_VLAPLACE, SensitivityFromTheWrongVectorIsFlagged) {
   const auto m = [b](const vec& x, philox_stream& s) {
     return mech::vector_laplace_mechanism<double>(s, x, b);
   };
-  const auto r = run_audit_per_pair<vec, vec>(m, vector_pairs(d, 2 * record_norm), vector_families,
-                                              config(303, eps, 0, kSmall));
+  const auto r = run_audit_per_pair<vec, vec>(m, vector_pairs(d, 2 * record_norm),
+                                              pair_vector_families, config(303, eps, 0, kSmall));
   print_report("NEG l2-Laplace d=5, sensitivity of one record instead of two", r);
   EXPECT_TRUE(r.violation);
 }

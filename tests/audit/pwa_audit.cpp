@@ -31,7 +31,7 @@ using vec = Eigen::VectorXd;
 constexpr std::uint64_t kSmall = 1u << 18;
 constexpr double kAlpha = 1e-6;
 
-audit_config config(std::uint64_t seed, double eps) {
+audit_config pwa_config(std::uint64_t seed, double eps) {
   audit_config c;
   c.seed = seed;
   c.search_samples = c.test_samples = kSmall;
@@ -90,7 +90,7 @@ TEST(PWA_AUDIT_MS, SolutionPerturbationPassesAtClaimedEpsilon) {
     return pwa::release_perturb_solution(s, corner_problem(b), plan, box, false);
   };
   const auto r =
-      run_audit_per_pair<vec, vec>(m, corner_pairs(), solution_families, config(501, claimed));
+      run_audit_per_pair<vec, vec>(m, corner_pairs(), solution_families, pwa_config(501, claimed));
   print_report("pwa M_S (Theorem 9 scale diam(P)/eps)", r);
   EXPECT_FALSE(r.violation);
   EXPECT_GE(r.eps_lb, 0.5 * claimed);  // tight: the pair attains Δ = diam(P)
@@ -108,7 +108,7 @@ TEST(PWA_AUDIT_NEG_MS, HalfSensitivityIsFlagged) {
     return pwa::release_perturb_solution(s, corner_problem(b), plan, box, false);
   };
   const auto r =
-      run_audit_per_pair<vec, vec>(m, corner_pairs(), solution_families, config(502, eps));
+      run_audit_per_pair<vec, vec>(m, corner_pairs(), solution_families, pwa_config(502, eps));
   print_report("NEG pwa M_S with Delta/2", r);
   EXPECT_TRUE(r.violation);
 }
@@ -131,7 +131,7 @@ TEST(PWA_AUDIT_MP, NoisyDataReleasePassesAtClaimedEpsilon) {
     return pwa::noisy_data(s, corner_problem(b), plan);
   };
   const auto r =
-      run_audit_per_pair<vec, vec>(m, corner_pairs(), data_families, config(503, claimed));
+      run_audit_per_pair<vec, vec>(m, corner_pairs(), data_families, pwa_config(503, claimed));
   print_report("pwa M_P released data b~ (Delta = sqrt(m) bmax)", r);
   EXPECT_FALSE(r.violation);
   EXPECT_GE(r.eps_lb, 0.5 * claimed);
@@ -146,7 +146,7 @@ TEST(PWA_AUDIT_MP, SolutionOfNoisyProblemPassesAtClaimedEpsilon) {
     return pwa::solve(prob.with_b(pwa::noisy_data(s, prob, plan))).x;
   };
   const auto r =
-      run_audit_per_pair<vec, vec>(m, corner_pairs(), solution_families, config(504, claimed));
+      run_audit_per_pair<vec, vec>(m, corner_pairs(), solution_families, pwa_config(504, claimed));
   print_report("pwa M_P output x(b~) (post-processing)", r);
   EXPECT_FALSE(r.violation);
 }
@@ -181,7 +181,7 @@ TEST(PWA_AUDIT_SELECT, OneSelectionStepPassesAtClaimedEpsilon) {
     return static_cast<std::size_t>(pwa::select_index(s, uv, scale));
   };
   const auto r = run_audit<std::vector<double>, std::size_t>(
-      mm, utility_pairs(m, bmax), candidate_family(m), config(505, eps_step));
+      mm, utility_pairs(m, bmax), candidate_family(m), pwa_config(505, eps_step));
   print_report("pwa Algorithm 1 selection, m=10", r);
   EXPECT_FALSE(r.violation);
   EXPECT_GE(r.eps_lb, 0.5 * claimed);
@@ -197,7 +197,7 @@ TEST(PWA_AUDIT_NEG_SELECT, TwiceEpsilonSelectionIsFlagged) {
     return static_cast<std::size_t>(pwa::select_index(s, uv, scale));
   };
   const auto r = run_audit<std::vector<double>, std::size_t>(
-      mm, utility_pairs(m, bmax), candidate_family(m), config(506, eps_step));
+      mm, utility_pairs(m, bmax), candidate_family(m), pwa_config(506, eps_step));
   print_report("NEG pwa selection with eps u / bmax", r);
   EXPECT_TRUE(r.violation);
 }

@@ -36,7 +36,7 @@ using dpref::audit::test_support::print_report;
 namespace pwa = dpref::pwa;
 using vec = Eigen::VectorXd;
 
-audit_config config(std::uint64_t seed, double eps, std::uint64_t n) {
+audit_config bounds_config(std::uint64_t seed, double eps, std::uint64_t n) {
   audit_config c;
   c.seed = seed;
   c.search_samples = c.test_samples = n;
@@ -92,7 +92,7 @@ TEST(PRIV_PWA_AUDIT, SecureSelectionWithBmaxBelowTheUtilitiesResolutionPasses) {
     return static_cast<std::size_t>(pwa::run(straddle_problem(b), p, fresh(s)).selected[0]);
   };
   const auto r = run_audit<vec, std::size_t>(m, pairs, candidates(2),
-                                             config(2701, claimed, std::uint64_t{1} << 13));
+                                             bounds_config(2701, claimed, std::uint64_t{1} << 13));
   print_report("PRIV pwa secure Algorithm 2 (pwa::run), bmax = 2^-103", r);
   EXPECT_FALSE(r.violation);
 }
@@ -110,7 +110,7 @@ TEST(PRIV_PWA_AUDIT, SelectionWithoutTheRoundingTermIsFlagged) {
         pwa::private_subgradient(s, straddle_problem(b), sp).selected[0]);
   };
   const auto r = run_audit<vec, std::size_t>(m, straddle_pairs(), candidates(2),
-                                             config(2702, 1.0, std::uint64_t{1} << 13));
+                                             bounds_config(2702, 1.0, std::uint64_t{1} << 13));
   print_report("PRIV NEG pwa Algorithm 2 without the rounding term, bmax = 2^-103", r);
   EXPECT_TRUE(r.violation);
   EXPECT_GT(r.eps_lb, 1.0);
@@ -118,16 +118,16 @@ TEST(PRIV_PWA_AUDIT, SelectionWithoutTheRoundingTermIsFlagged) {
 
 // ---- records 1000·bmax, idealised ----------------------------------------------------------
 
-constexpr Eigen::Index kM = 10;
+constexpr Eigen::Index kBoundsM = 10;
 
 pwa::problem<double> far_problem(const vec& b) {
-  return pwa::problem<double>(Eigen::MatrixXd::Ones(kM, 1), b,
+  return pwa::problem<double>(Eigen::MatrixXd::Ones(kBoundsM, 1), b,
                               pwa::polytope<double>::box_only(1, 1.0), 1.0);
 }
 
 std::vector<neighbour_pair<vec>> far_pairs() {
-  const vec b = vec::Constant(kM, 1000.0);
-  vec b2 = b - vec::Ones(kM);
+  const vec b = vec::Constant(kBoundsM, 1000.0);
+  vec b2 = b - vec::Ones(kBoundsM);
   b2[0] = 1001;
   return {{"b = 1000 (1000 bmax) vs b + bmax (1, -1, ..., -1)", b, b2}};
 }
@@ -140,8 +140,8 @@ TEST(PRIV_PWA_AUDIT, SelectionWithRecordsFarAboveBmaxPasses) {
   const auto m = [&p](const vec& b, philox_stream& s) {
     return static_cast<std::size_t>(pwa::run(far_problem(b), p, fresh(s)).selected[0]);
   };
-  const auto r = run_audit<vec, std::size_t>(m, far_pairs(), candidates(kM),
-                                             config(2703, claimed, std::uint64_t{1} << 16));
+  const auto r = run_audit<vec, std::size_t>(m, far_pairs(), candidates(kBoundsM),
+                                             bounds_config(2703, claimed, std::uint64_t{1} << 16));
   print_report("PRIV pwa Algorithm 2 (pwa::run), records 1000 bmax", r);
   EXPECT_FALSE(r.violation);
   EXPECT_GE(r.eps_lb, 0.5 * claimed);  // tight: the pair attains Δu = bmax in both directions
@@ -157,8 +157,8 @@ TEST(PRIV_PWA_AUDIT, SelectionAtHalfTheSensitivityIsFlagged) {
   const auto m = [&sp](const vec& b, philox_stream& s) {
     return static_cast<std::size_t>(pwa::private_subgradient(s, far_problem(b), sp).selected[0]);
   };
-  const auto r = run_audit<vec, std::size_t>(m, far_pairs(), candidates(kM),
-                                             config(2704, 1.0, std::uint64_t{1} << 16));
+  const auto r = run_audit<vec, std::size_t>(m, far_pairs(), candidates(kBoundsM),
+                                             bounds_config(2704, 1.0, std::uint64_t{1} << 16));
   print_report("PRIV NEG pwa Algorithm 2 at bmax/2, records 1000 bmax", r);
   EXPECT_TRUE(r.violation);
 }

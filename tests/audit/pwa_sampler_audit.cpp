@@ -38,13 +38,13 @@ using pwa::piecewise_affine;
 using pwa::polytope;
 
 constexpr std::uint64_t kSamples = 1u << 20;
-constexpr double kAlpha = 1e-6;
+constexpr double kSamplerAlpha = 1e-6;
 
-audit_config config(std::uint64_t seed, double eps, std::uint64_t n = kSamples) {
+audit_config sampler_config(std::uint64_t seed, double eps, std::uint64_t n = kSamples) {
   audit_config c;
   c.seed = seed;
   c.search_samples = c.test_samples = n;
-  c.alpha = kAlpha;
+  c.alpha = kSamplerAlpha;
   c.epsilon = eps;
   c.delta = 0;
   c.threads = 0;
@@ -154,7 +154,7 @@ audit_report audit_me(const pair_choice& pc, me_method method, double eps_densit
   const std::vector<neighbour_pair<int>> pairs{{pc.name, 0, 1}};
   const std::vector<event_family<double>> fams{
       threshold_family<double>("x", identity, -1.0, 1.0, 200)};
-  return run_audit<int, double>(mech, pairs, fams, config(seed, eps_claimed, n));
+  return run_audit<int, double>(mech, pairs, fams, sampler_config(seed, eps_claimed, n));
 }
 
 TEST(PWA_ME_AUDIT, ExactSamplersPassAtTheirClaimedEpsilon) {
@@ -208,7 +208,7 @@ TEST(PWA_ME_AUDIT_METROPOLIS, PaperChainIsMeasuredAndReported) {
   const std::vector<neighbour_pair<int>> pairs{{pc.name, 0, 1}};
   const std::vector<event_family<double>> fams{
       threshold_family<double>("x", identity, -1.0, 1.0, 50)};
-  auto cfg = config(701, eps, 1u << 10);
+  auto cfg = sampler_config(701, eps, 1u << 10);
   cfg.chunk = 1u << 7;
   const auto r = run_audit<int, double>(mech, pairs, fams, cfg);
   print_report("pwa Metropolis 5000 steps (approximate, not certified), measured", r);
@@ -234,7 +234,7 @@ TEST(PWA_ME_AUDIT_METROPOLIS, ShortChainWithDataDependentStartIsFlagged) {
   const std::vector<neighbour_pair<int>> pairs{{"x0 = x_opt(D): 0 vs 1", 0, 1}};
   const std::vector<event_family<double>> fams{
       threshold_family<double>("x", identity, -1.0, 1.0, 100)};
-  const auto r = run_audit<int, double>(mech, pairs, fams, config(702, eps, 1u << 16));
+  const auto r = run_audit<int, double>(mech, pairs, fams, sampler_config(702, eps, 1u << 16));
   print_report("pwa Metropolis 10 steps from x_opt(D) (not private), claimed eps = 1", r);
   EXPECT_TRUE(r.violation);
 }

@@ -30,7 +30,7 @@ namespace {
 using audit::neighbour_pair;
 namespace ss = audit::secure_support;
 
-constexpr std::uint64_t kN = 1u << 17;  // search = test samples per side and pair
+constexpr std::uint64_t kSecureN = 1u << 17;  // search = test samples per side and pair
 
 accel::problem<double> one_example(double u) {
   matrix<double> U(1, 1);
@@ -40,7 +40,7 @@ accel::problem<double> one_example(double u) {
   return accel::problem<double>(U, z, 0.01, 1.0);
 }
 
-accel::params<double> one_step(accel::algorithm_kind a, noise_mode release) {
+accel::params<double> secure_one_step(accel::algorithm_kind a, noise_mode release) {
   accel::params<double> p;
   p.algorithm = a;
   p.iterations = 1;
@@ -63,7 +63,7 @@ struct one_step_plan {
 };
 
 one_step_plan make_plan(noise_mode release, accel::algorithm_kind a = accel::algorithm_kind::gd) {
-  one_step_plan o{one_step(a, release), {}};
+  one_step_plan o{secure_one_step(a, release), {}};
   const auto r = accel::run(one_example(0.0), o.p, philox_stream(1));
   o.pl.kind = accel::detail::method::gd;  // x0 = 0 = x_{-1}: every method's step is y − αg̃
   o.pl.alpha = {1.0};
@@ -112,7 +112,7 @@ audit::audit_report audit_one(const one_step_plan& o,
                               std::uint64_t seed) {
   const auto m = [&o](const double& u, philox_stream& s) { return release(o, u, s); };
   return audit::run_audit<double, double>(m, pairs, ss::scalar_families(-12, 12, 96, {}),
-                                          ss::config(seed, 1.0, 0, kN));
+                                          ss::config(seed, 1.0, 0, kSecureN));
 }
 
 const std::vector<accel::algorithm_kind> kAll = {
@@ -130,7 +130,7 @@ TEST(SEC_ACCEL_AUDIT, EveryAlgorithmsOneStepIsTheAuditedRelease) {
           philox_stream s1(77, k), s2(77, k);
           const auto P = one_example(u);
           const std::uint64_t seed = s1(), id = s1();
-          const double x_run = accel::run(P, one_step(a, m), philox_stream(seed, id)).x[0];
+          const double x_run = accel::run(P, secure_one_step(a, m), philox_stream(seed, id)).x[0];
           EXPECT_EQ(x_run, release(o, u, s2)) << io::enum_to_string(a) << " u = " << u;
         }
     }
@@ -211,7 +211,7 @@ TEST(SEC_ACCEL_AUDIT, LatticeEnforcesTheRecordBoundByItself) {
   };
   const std::vector<neighbour_pair<double>> pairs = {{"record 0 vs 1000 B", 0.0, 1000.0}};
   const auto r = audit::run_audit<double, double>(
-      shipped, pairs, ss::scalar_families(-12, 12, 96, {}), ss::config(931, 1.0, 0, kN));
+      shipped, pairs, ss::scalar_families(-12, 12, 96, {}), ss::config(931, 1.0, 0, kSecureN));
   audit::test_support::print_report("accel secure step, record 1000 B (lattice ball)", r);
   EXPECT_FALSE(r.violation);
   EXPECT_LE(r.eps_lb, 1.0);
@@ -223,7 +223,7 @@ TEST(SEC_ACCEL_AUDIT, LatticeEnforcesTheRecordBoundByItself) {
     return mechanisms::snapped_laplace(run, vector<double>::Constant(1, value), coords)[0];
   };
   const auto neg = audit::run_audit<double, double>(
-      unbounded, pairs, ss::scalar_families(-12, 12, 96, {}), ss::config(932, 1.0, 0, kN));
+      unbounded, pairs, ss::scalar_families(-12, 12, 96, {}), ss::config(932, 1.0, 0, kSecureN));
   audit::test_support::print_report("accel secure step, record 1000 B (coordinate clamp only)",
                                     neg);
   EXPECT_TRUE(neg.violation);

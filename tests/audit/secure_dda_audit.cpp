@@ -28,8 +28,8 @@ namespace {
 using audit::neighbour_pair;
 namespace ss = audit::secure_support;
 
-constexpr std::uint64_t kN = 1u << 17;
-constexpr double kEps = 1.0, kDelta = 1e-5;
+constexpr std::uint64_t kSecureN = 1u << 17;
+constexpr double kSecureEps = 1.0, kSecureDelta = 1e-5;
 
 dda::problem<double> one_record(double c) {
   matrix<double> X(1, 1);
@@ -45,8 +45,8 @@ dda::privacy_setup<double> setup() {
   s.iota = 1;
   s.q_local = 1;
   s.T = 1;
-  s.eps = kEps;
-  s.target_delta = kDelta;
+  s.eps = kSecureEps;
+  s.target_delta = kSecureDelta;
   return s;
 }
 
@@ -60,7 +60,7 @@ audit::audit_report audit_one(const dda::algorithm_params<double>& p,
                               std::uint64_t seed) {
   const auto m = [&p](const double& c, philox_stream& s) { return release(p, c, s); };
   return audit::run_audit<double, double>(m, pairs, ss::scalar_families(-40, 40, 160, {}),
-                                          ss::config(seed, kEps, kDelta, kN));
+                                          ss::config(seed, kSecureEps, kSecureDelta, kSecureN));
 }
 
 dda::algorithm_params<double> engine(double sigma) {
@@ -77,7 +77,7 @@ TEST(SEC_DDA_AUDIT, IdealisedOneRoundIsFlagged) {
   const auto r = audit_one(engine(sigma), {{"c = 0 vs c = 1", 0.0, 1.0}}, 921);
   audit::test_support::print_report("dda one round, idealised (Gaussian in double)", r);
   EXPECT_TRUE(r.violation);
-  EXPECT_GT(r.eps_lb, kEps);
+  EXPECT_GT(r.eps_lb, kSecureEps);
 }
 
 TEST(SEC_DDA_AUDIT, SecureOneRoundPasses) {
@@ -93,11 +93,12 @@ TEST(SEC_DDA_AUDIT, SecureOneRoundPasses) {
   long double best = 1e300L;
   for (int a = 2; a <= 64; ++a) {
     const long double al = a;
-    const long double e = al * rho + std::log((al - 1) / al) -
-                          (std::log(static_cast<long double>(kDelta)) + std::log(al)) / (al - 1);
+    const long double e =
+        al * rho + std::log((al - 1) / al) -
+        (std::log(static_cast<long double>(kSecureDelta)) + std::log(al)) / (al - 1);
     best = std::min(best, e);
   }
-  EXPECT_LE(best, kEps * (1 + 1e-9));
+  EXPECT_LE(best, kSecureEps * (1 + 1e-9));
   // tie pair: ĝ(D) = −c = 2^(k−1) (rounds to 0), ĝ(D') = 2^(k−1) + j 2^k, j odd
   const double gD = std::ldexp(1.0, k - 1);
   const double gD2 = gD + (std::ldexp(1.0, -k - 2) - 1) * std::ldexp(1.0, k);  // about 1/4

@@ -40,12 +40,13 @@ using dpref::audit::test_support::print_report;
 constexpr std::uint64_t kN = 1u << 18;
 constexpr std::uint64_t kFp = 1u << 20;
 constexpr long long kT = 2;
-constexpr double kEps = 1, kM = 4, kDeltaR = 3.3, kDeltaE = 3, kClamp = 1000;
+constexpr double kSecureEps = 1, kM = 4, kSecureDeltaR = 3.3, kSecureDeltaE = 3,
+                 kSecureClamp = 1000;
 const lowbits_layout kBits{-40, 8, 52};
 
 /// Δ^(2) = LΔ with L = 1/m (household units: λ = m) and Δ = √(δr² + (δr + δE)²), derived here.
 long double delta2() {
-  const long double r = kDeltaR, e = kDeltaE;
+  const long double r = kSecureDeltaR, e = kSecureDeltaE;
   return std::sqrt(r * r + (r + e) * (r + e)) / kM;
 }
 
@@ -62,14 +63,15 @@ std::vector<event_family<vec>> families(const vec& c, const vec& c2) {
 }
 
 TEST(SEC_EV_AUDIT, SecureReleaseOfStep2PassesAtTheRequestedEpsilon) {
-  const auto plan = dpref::ev::calibrate_algorithm2_secure(
-      2, kM, kM, kDeltaR, kDeltaE, kT, dpref::ev::sensitivity_bound::tight, kEps, kClamp);
+  const auto plan = dpref::ev::calibrate_algorithm2_secure(2, kM, kM, kSecureDeltaR, kSecureDeltaE,
+                                                           kT, dpref::ev::sensitivity_bound::tight,
+                                                           kSecureEps, kSecureClamp);
   ASSERT_EQ(plan.releases.size(), 1u);
   const auto r = plan.releases[0];
   const int k = r.grid_exponent;
   const long double g = std::ldexp(1.0L, k);
   // independent check of the calibration against the request (SEC.ACC.VLAPLACE)
-  ASSERT_GE(static_cast<long double>(r.grid_scale()) * g * kEps,
+  ASSERT_GE(static_cast<long double>(r.grid_scale()) * g * kSecureEps,
             delta2() * (1 + 1e-15L) + std::sqrt(static_cast<long double>(kT)) * g);
   const double d2 = static_cast<double>(delta2()) * (1 - 1e-12);  // ‖q − q'‖ <= Δ^(2)
   vec axis = vec::Zero(kT);
@@ -85,19 +87,20 @@ TEST(SEC_EV_AUDIT, SecureReleaseOfStep2PassesAtTheRequestedEpsilon) {
   const auto rep = run_audit_per_pair<vec, vec>(
       m, {{"axis pair (0 vs Δ^(2) e_1)", vec::Zero(kT), axis}, tie},
       [k](const neighbour_pair<vec>& pr) {
-        return families(lattice_centre(pr.first, k, kClamp), lattice_centre(pr.second, k, kClamp));
+        return families(lattice_centre(pr.first, k, kSecureClamp),
+                        lattice_centre(pr.second, k, kSecureClamp));
       },
-      config(20701, kEps, 0, kN));
+      config(20701, kSecureEps, 0, kN));
   print_report("EV secure Algorithm 2 k=2, T=2, grid 2^" + std::to_string(k), rep);
   EXPECT_FALSE(rep.violation);
-  EXPECT_GE(rep.eps_lb, 0.5 * kEps);  // power: the claim is tight on these pairs
+  EXPECT_GE(rep.eps_lb, 0.5 * kSecureEps);  // power: the claim is tight on these pairs
 }
 
 TEST(SEC_EV_AUDIT, IdealisedReleaseOfStep2IsFlaggedByTheLowOrderBits) {
   // documented negative control (issue 20): the idealised double release certifies the
   // real-number mechanism only; its low-order bits reveal q(D) = 0 vs q(D') = Δ^(2) e_1
   const auto plan = dpref::ev::calibrate_algorithm2<double>(
-      2, kM, kM, kDeltaR, kDeltaE, kT, dpref::ev::sensitivity_bound::tight, kEps);
+      2, kM, kM, kSecureDeltaR, kSecureDeltaE, kT, dpref::ev::sensitivity_bound::tight, kSecureEps);
   const double s = plan.scale;
   const double d2 = static_cast<double>(delta2()) * (1 - 1e-12);
   vec axis = vec::Zero(kT);
@@ -110,10 +113,10 @@ TEST(SEC_EV_AUDIT, IdealisedReleaseOfStep2IsFlaggedByTheLowOrderBits) {
   const auto rep = run_audit_per_pair<vec, vec>(
       m, {{"axis pair (0 vs Δ^(2) e_1)", vec::Zero(kT), axis}},
       [](const neighbour_pair<vec>& pr) { return families(pr.first, pr.second); },
-      config(20702, kEps, 0, kFp));
+      config(20702, kSecureEps, 0, kFp));
   print_report("EV NEG idealised Algorithm 2 k=2, T=2 (double release)", rep);
   EXPECT_TRUE(rep.violation);
-  EXPECT_GT(rep.eps_lb, kEps);
+  EXPECT_GT(rep.eps_lb, kSecureEps);
   EXPECT_NE(rep.worst_pair().event.description.find("low-order bits"), std::string::npos);
 }
 

@@ -53,7 +53,7 @@ linesearch::params<double> sgd_params(noise_mode m) {
   return p;
 }
 
-linesearch::params<double> outpert_params(noise_mode m) {
+linesearch::params<double> secure_outpert_params(noise_mode m) {
   linesearch::params<double> p;
   p.algorithm = linesearch::algorithm::outpert;
   p.epsilon = 1;
@@ -146,8 +146,8 @@ TEST(SEC_LINESEARCH_AUDIT, SecureReleasesPass) {
   audit::test_support::print_report("linesearch DP-SGD one step, secure", rs);
   EXPECT_FALSE(rs.violation);
   // output perturbation: every sample also solves the problem and calibrates (2^14 samples)
-  const auto ro = audit_of(outpert_params(noise_mode::secure), 0.5, {{"x = 0 vs x = 1", 0.0, 1.0}},
-                           0, 942, 1u << 14);
+  const auto ro = audit_of(secure_outpert_params(noise_mode::secure), 0.5,
+                           {{"x = 0 vs x = 1", 0.0, 1.0}}, 0, 942, 1u << 14);
   audit::test_support::print_report("linesearch outpert, secure", ro);
   EXPECT_FALSE(ro.violation);
   EXPECT_LE(ro.eps_lb, 1.0);

@@ -1,6 +1,9 @@
 # Accelerated private optimisation (issue 6, spec/accel.md).
-dpref_add_test(accel_test LABELS unit SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/unit/accel_test.cpp)
-dpref_add_test(accel_prop LABELS property SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/property/accel_prop.cpp)
+# one executable (one unity translation unit) for the paper's unit and property tests; the
+# secure variants add theirs (secure_accel.cmake). CI.UNITY (spec/ci.md)
+dpref_add_test(accel_tests LABELS unit
+               SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/unit/accel_test.cpp ${CMAKE_CURRENT_SOURCE_DIR}/unit/accel_run_test.cpp
+                       ${CMAKE_CURRENT_SOURCE_DIR}/property/accel_prop.cpp)
 # The §5 claims (ACCEL.CLAIMS, full size ACCEL.CLAIMS_FULL) are defined once in
 # src/reproduce/accel_claims.cpp and checked through `dpref reproduce` (reproduce.cmake).
 # CLI smoke tests of `dpref accel run|study` (the numbers are tested in the library tests; real
@@ -74,4 +77,3 @@ if(TARGET dpref_cli)
   set_tests_properties(HARD_CATALOGUE_accel PROPERTIES LABELS unit TIMEOUT 900)
 endif()
 # the run contract of the accel module (ACCEL.PARAMS, ACCEL.LEDGER, ACCEL.RUN, ACCEL.JSON)
-dpref_add_test(accel_run_test LABELS unit SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/unit/accel_run_test.cpp)

@@ -15,3 +15,11 @@ if(TARGET dpref_cli)
                    ${PROJECT_SOURCE_DIR})
   set_tests_properties(ARCH_RELEASE_SITES_registry PROPERTIES LABELS unit)
 endif()
+# CI.UNITY (spec/ci.md): every test executable of this build compiles as one unity translation
+# unit (the checker reads this build's compile_commands.json; its --self-test plants a lone
+# source, a split target and a source in two units, which must be reported).
+add_test(NAME CI_UNITY_check COMMAND ${PROJECT_SOURCE_DIR}/scripts/check_unity_build
+         ${PROJECT_BINARY_DIR})
+add_test(NAME CI_UNITY_negative_control
+         COMMAND ${PROJECT_SOURCE_DIR}/scripts/check_unity_build --self-test)
+set_tests_properties(CI_UNITY_check CI_UNITY_negative_control PROPERTIES LABELS unit)

@@ -4,7 +4,9 @@ dpref_add_test(core_test LABELS unit SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/unit/co
                ${CMAKE_CURRENT_SOURCE_DIR}/unit/ledger_test.cpp
                ${CMAKE_CURRENT_SOURCE_DIR}/unit/ledger_joint_test.cpp
                ${CMAKE_CURRENT_SOURCE_DIR}/unit/mpfr_scope_test.cpp
-               TSAN_FILTER "ACC_CERT_THREADS.*:ARCH_MPFR_SCOPE.*")
+               TSAN_FILTER "ACC_CERT_THREADS.*:ARCH_MPFR_SCOPE.*"
+               TSAN_SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/unit/ledger_test.cpp
+                            ${CMAKE_CURRENT_SOURCE_DIR}/unit/mpfr_scope_test.cpp)
 if(TARGET dpref_cli)
   set(DPREF_CHECK_OUTPUT /usr/bin/python3 ${PROJECT_SOURCE_DIR}/tests/cli/check_output.py)
   # `dpref account --json` validates against spec/schema/account.schema.json at two precisions.

@@ -1,9 +1,10 @@
 # dda (issue 8): networks, DP-DDA, calibrations, bounds (spec/dda.md).
-dpref_add_test(dda_test LABELS unit SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/unit/dda_test.cpp)
-dpref_add_test(dda_run_test LABELS unit SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/unit/dda_run_test.cpp
-                                                   ${CMAKE_CURRENT_SOURCE_DIR}/unit/dda_noise_test.cpp
-                                                   ${CMAKE_CURRENT_SOURCE_DIR}/unit/dda_study_test.cpp)
-dpref_add_test(dda_prop LABELS property SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/property/dda_prop.cpp)
+# one executable (one unity translation unit) for the paper's unit and property tests; the
+# secure variants add theirs (secure_dda.cmake). CI.UNITY (spec/ci.md)
+dpref_add_test(dda_tests LABELS unit
+               SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/unit/dda_test.cpp ${CMAKE_CURRENT_SOURCE_DIR}/unit/dda_run_test.cpp
+                       ${CMAKE_CURRENT_SOURCE_DIR}/unit/dda_noise_test.cpp ${CMAKE_CURRENT_SOURCE_DIR}/unit/dda_study_test.cpp
+                       ${CMAKE_CURRENT_SOURCE_DIR}/property/dda_prop.cpp)
 dpref_add_test(dda_audit LABELS audit SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/audit/dda_audit.cpp
                                               ${CMAKE_CURRENT_SOURCE_DIR}/audit/priv_dda_audit.cpp)
 if(TARGET dpref_cli)

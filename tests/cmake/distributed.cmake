@@ -70,7 +70,7 @@ if(TARGET dpref_cli AND TARGET dpref::mpi)
                          PROPERTIES LABELS mpi TIMEOUT 120 ENVIRONMENT "${DPREF_MPI_ENV}")
   endif()
 endif()
-dpref_add_test(distributed_test LABELS unit SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/unit/distributed_test.cpp)
+dpref_test_sources(core_test ${CMAKE_CURRENT_SOURCE_DIR}/unit/distributed_test.cpp)
 # DIST.EV, DIST.DDA on a fake multi-rank communicator (threads): no MPI needed. The fake ranks
 # are threads sharing slots, mailboxes and a barrier, so the fast cases (< 1 s in Release) also
 # run under ThreadSanitizer (label threads); the long DDA and mp50 cases only here.

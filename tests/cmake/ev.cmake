@@ -5,7 +5,7 @@
 # ctest --test-dir build/release -L slow -R ev), and the command-line checks (round trips of the
 # ledger, non-private labelling, the example, refusals, the bad-input catalogue).
 set(EV_TEST_DIR ${CMAKE_CURRENT_SOURCE_DIR}/ev)
-dpref_add_test(ev_tests LABELS unit TSAN_FILTER "EV_THREADS.*"
+dpref_add_test(ev_tests LABELS unit TSAN_FILTER "EV_THREADS.*" TSAN_SOURCES ${EV_TEST_DIR}/ev_study_test.cpp
                SOURCES ${EV_TEST_DIR}/ev_algorithms_test.cpp ${EV_TEST_DIR}/ev_projection_test.cpp
                        ${EV_TEST_DIR}/ev_study_test.cpp ${EV_TEST_DIR}/ev_prop.cpp
                        ${EV_TEST_DIR}/ev_arch_test.cpp

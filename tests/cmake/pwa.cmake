@@ -2,20 +2,19 @@
 # libglpk is found (Debian libglpk-dev); otherwise PWA_GLPK skips with a message.
 find_library(DPREF_GLPK_LIBRARY glpk)
 find_path(DPREF_GLPK_INCLUDE_DIR glpk.h)
-dpref_add_test(pwa_test LABELS unit SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/unit/pwa_test.cpp)
+# one executable (one unity translation unit) for the paper's unit and property tests; the
+# secure variants add theirs (secure_pwa.cmake). CI.UNITY (spec/ci.md)
+dpref_add_test(pwa_tests LABELS unit
+               SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/unit/pwa_test.cpp ${CMAKE_CURRENT_SOURCE_DIR}/unit/pwa_run_test.cpp
+                       ${CMAKE_CURRENT_SOURCE_DIR}/unit/pwa_noise_test.cpp ${CMAKE_CURRENT_SOURCE_DIR}/property/pwa_prop.cpp
+                       ${CMAKE_CURRENT_SOURCE_DIR}/property/pwa_bounds_prop.cpp)
 if(DPREF_GLPK_LIBRARY AND DPREF_GLPK_INCLUDE_DIR)
-  target_compile_definitions(pwa_test PRIVATE DPREF_HAVE_GLPK)
-  target_include_directories(pwa_test SYSTEM PRIVATE ${DPREF_GLPK_INCLUDE_DIR})
-  target_link_libraries(pwa_test PRIVATE ${DPREF_GLPK_LIBRARY})
+  target_compile_definitions(pwa_tests PRIVATE DPREF_HAVE_GLPK)
+  target_include_directories(pwa_tests SYSTEM PRIVATE ${DPREF_GLPK_INCLUDE_DIR})
+  target_link_libraries(pwa_tests PRIVATE ${DPREF_GLPK_LIBRARY})
 else()
   message(STATUS "dpref: GLPK not found; PWA_GLPK (LP cross-check) will be skipped")
 endif()
-# the run contract of the pwa module (PWA.PARAMS, PWA.RUN, PWA.JSON, errata PWA-E2..E4)
-dpref_add_test(pwa_run_test LABELS unit SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/unit/pwa_run_test.cpp
-                                                   ${CMAKE_CURRENT_SOURCE_DIR}/unit/pwa_noise_test.cpp)
-# PRIV.PWA.*: the public constants' enforcement (spec/privacy_bounds.md, pwa section)
-dpref_add_test(pwa_prop LABELS property SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/property/pwa_prop.cpp
-                                               ${CMAKE_CURRENT_SOURCE_DIR}/property/pwa_bounds_prop.cpp)
 dpref_add_test(pwa_audit LABELS audit SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/audit/pwa_audit.cpp
                                              ${CMAKE_CURRENT_SOURCE_DIR}/audit/pwa_bounds_audit.cpp)
 # the §5 findings (PWA.REGRESSION.*) are `dpref reproduce` claims at the paper's 1000 runs

@@ -1,8 +1,8 @@
 # Exact samplers of the continuous exponential mechanism M_E (pwa Theorem 19) and the
 # approximate Metropolis path (issue 5, spec/pwa_sampler.md).
-dpref_add_test(pwa_sampler_test LABELS unit SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/unit/pwa_sampler_test.cpp)
-dpref_add_test(pwa_sampler_audit LABELS audit SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/audit/pwa_sampler_audit.cpp)
-# CLI smoke tests of `dpref pwa sample` (the numbers are tested in pwa_sampler_test).
+dpref_test_sources(pwa_tests ${CMAKE_CURRENT_SOURCE_DIR}/unit/pwa_sampler_test.cpp)
+dpref_test_sources(pwa_audit ${CMAKE_CURRENT_SOURCE_DIR}/audit/pwa_sampler_audit.cpp)
+# CLI smoke tests of `dpref pwa sample` (the numbers are tested in tests/unit/pwa_sampler_test.cpp).
 if(TARGET dpref_cli)
   add_test(NAME cli_pwa_sample_exact COMMAND dpref_cli pwa sample --method envelope -n 2 --m 8 --d 2 --epsilon 1)
   set_tests_properties(cli_pwa_sample_exact PROPERTIES LABELS unit PASS_REGULAR_EXPRESSION "\"certified\": true")

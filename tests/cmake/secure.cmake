@@ -1,1 +1,1 @@
-dpref_add_test(secure_samplers_test LABELS unit SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/unit/secure_samplers_test.cpp)
+dpref_test_sources(random_tests ${CMAKE_CURRENT_SOURCE_DIR}/unit/secure_samplers_test.cpp)

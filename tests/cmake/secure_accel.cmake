@@ -1,9 +1,7 @@
 # Secure mode of the accel algorithms (issue 20 part 2, spec/accel.md SEC.ACCEL): ledger,
 # lattice, budget and precision checks (`unit`); one-step low-order-bit audits (`audit`).
-dpref_add_test(secure_accel_test LABELS unit
-               SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/unit/secure_accel_test.cpp)
-dpref_add_test(secure_accel_audit LABELS audit
-               SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/audit/secure_accel_audit.cpp)
+dpref_test_sources(accel_tests ${CMAKE_CURRENT_SOURCE_DIR}/unit/secure_accel_test.cpp)
+dpref_test_sources(accel_audit ${CMAKE_CURRENT_SOURCE_DIR}/audit/secure_accel_audit.cpp)
 if(TARGET dpref_cli)
   # SEC.ACCEL: `--secure` runs, the result says "noise": "secure" and `dpref account` re-derives
   # the guarantee from the ledger bit for bit (every algorithm, full batch and m of n)

@@ -1,10 +1,8 @@
 # Secure mode of dda Algorithm 1 (issue 20 part 2, spec/dda.md SEC.DDA): ledger, accountant
 # (SEC.ACC.GAUSS.WOR), lattice, budget and precision checks (`unit`); one-round low-order-bit
 # audits (`audit`).
-dpref_add_test(secure_dda_test LABELS unit
-               SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/unit/secure_dda_test.cpp)
-dpref_add_test(secure_dda_audit LABELS audit
-               SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/audit/secure_dda_audit.cpp)
+dpref_test_sources(dda_tests ${CMAKE_CURRENT_SOURCE_DIR}/unit/secure_dda_test.cpp)
+dpref_test_sources(dda_audit ${CMAKE_CURRENT_SOURCE_DIR}/audit/secure_dda_audit.cpp)
 if(TARGET dpref_cli)
   # SEC.DDA: `--secure` on the example; "noise": "secure"; `dpref account` re-derives the
   # guarantee from the ledger bit for bit

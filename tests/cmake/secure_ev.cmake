@@ -1,10 +1,8 @@
 # Secure mode of ev Algorithm 2 (issue 20 part 2; spec/ev.md SEC.EV): the ledger, lattice,
 # budget and refusal checks (`unit`), the low-order-bit audit of the release k = 2 (`audit`), and
 # the command line (`--secure`, the ledger re-accounted by `dpref account`, the refusals).
-dpref_add_test(secure_ev_test LABELS unit
-               SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/unit/secure_ev_test.cpp)
-dpref_add_test(secure_ev_audit LABELS audit
-               SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/audit/secure_ev_audit.cpp)
+dpref_test_sources(ev_tests ${CMAKE_CURRENT_SOURCE_DIR}/unit/secure_ev_test.cpp)
+dpref_test_sources(ev_audit ${CMAKE_CURRENT_SOURCE_DIR}/audit/secure_ev_audit.cpp)
 
 if(TARGET dpref_cli AND NOT DPREF_TSAN)
   set(SEC_EV_DPREF $<TARGET_FILE:dpref_cli>)

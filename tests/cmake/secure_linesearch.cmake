@@ -1,9 +1,7 @@
 # Secure mode of the linesearch algorithms (issue 20 part 2, spec/linesearch.md SEC.LINESEARCH):
 # DP-SGD, output perturbation and the DP-BLSGD family (`unit`); low-order-bit audits (`audit`).
-dpref_add_test(secure_linesearch_test LABELS unit
-               SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/unit/secure_linesearch_test.cpp)
-dpref_add_test(secure_linesearch_audit LABELS audit
-               SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/audit/secure_linesearch_audit.cpp)
+dpref_test_sources(linesearch_tests ${CMAKE_CURRENT_SOURCE_DIR}/unit/secure_linesearch_test.cpp)
+dpref_test_sources(linesearch_audit ${CMAKE_CURRENT_SOURCE_DIR}/audit/secure_linesearch_audit.cpp)
 if(TARGET dpref_cli)
   foreach(a dpsgd outpert blsgd dpagd)
     add_test(NAME SEC_LINESEARCH_cli_roundtrip_${a}

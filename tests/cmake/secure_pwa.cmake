@@ -1,10 +1,8 @@
 # Secure mode of the pwa mechanisms (issue 20 part 2; spec/pwa.md SEC.PWA): ledger, lattice,
 # budget and refusal checks (`unit`), low-order-bit audits of M_P and M_S (`audit`), and the
 # command line (`--secure`, the ledger re-accounted by `dpref account`, the refusals).
-dpref_add_test(secure_pwa_test LABELS unit
-               SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/unit/secure_pwa_test.cpp)
-dpref_add_test(secure_pwa_audit LABELS audit
-               SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/audit/secure_pwa_audit.cpp)
+dpref_test_sources(pwa_tests ${CMAKE_CURRENT_SOURCE_DIR}/unit/secure_pwa_test.cpp)
+dpref_test_sources(pwa_audit ${CMAKE_CURRENT_SOURCE_DIR}/audit/secure_pwa_audit.cpp)
 
 if(TARGET dpref_cli AND NOT DPREF_TSAN)
   set(SEC_PWA_DPREF $<TARGET_FILE:dpref_cli>)

@@ -49,9 +49,9 @@ using mat = matrix<double>;
 // included, ≈ 50 µs idealised, ≈ 100 µs secure), so the passing audits use 2^15 / 2^14 and the
 // negative controls, whose loss is 10 ε or unbounded, 2^13
 constexpr std::uint64_t kPassSamples = 1u << 15, kSecureSamples = 1u << 14, kNegSamples = 1u << 13;
-constexpr double kAlpha = 1e-6;
+constexpr double kBoundsAlpha = 1e-6;
 constexpr double kEps = 1;  // the requested (claimed) budget
-constexpr double kDeltaR = 13.2, kDeltaE = 12.0;
+constexpr double kBoundsDeltaR = 13.2, kBoundsDeltaE = 12.0;
 constexpr double kRate = 1e5, kEnergy = 1e4 + 20;  // the huge record of user 0
 constexpr double kClamp = 1e6;                     // secure mode: above every |p_t|
 
@@ -65,13 +65,13 @@ pair_of make_pair(double fr, double fe) {
   ev::charging_specs<double> s;
   s.max_rate.resize(2, 2);
   s.energy.resize(2);
-  s.max_rate.col(0) << kRate, 5 + fr * kDeltaR;
+  s.max_rate.col(0) << kRate, 5 + fr * kBoundsDeltaR;
   s.energy[0] = kEnergy;
   s.max_rate.col(1) << 3.3, 3.3;  // user 1, fixed
   s.energy[1] = 5;
   auto s2 = s;
   s2.max_rate(1, 0) = 5;
-  s2.energy[0] = kEnergy + fe * kDeltaE;
+  s2.energy[0] = kEnergy + fe * kBoundsDeltaE;
   const vector<double> zero = vector<double>::Zero(2);  // d = 0: p^(1) = 0 with the zero start
   const std::string change = fr == 1 && fe == 1
                                  ? "(δr, δE)"
@@ -86,8 +86,8 @@ ev::params<double> one_release(noise_mode mode) {
   p.iterations = 2;  // K = 2: the whole ε on the one noisy release k = 2
   p.epsilon = kEps;
   p.step = 1;
-  p.delta_r = kDeltaR;
-  p.delta_e = kDeltaE;
+  p.delta_r = kBoundsDeltaR;
+  p.delta_e = kBoundsDeltaE;
   p.sensitivity_bound = ev::sensitivity_bound::tight;
   p.release = mode;
   p.release_clamp = kClamp;
@@ -96,7 +96,8 @@ ev::params<double> one_release(noise_mode mode) {
 
 /// Δ* of errata EV-E1 written out; s = K(K−1)LΔ*/(2ε) = Δ*/ε at K = 2, L = 1.
 double delta_star() {
-  return std::sqrt(kDeltaR * kDeltaR + (kDeltaR + kDeltaE) * (kDeltaR + kDeltaE));
+  return std::sqrt(kBoundsDeltaR * kBoundsDeltaR +
+                   (kBoundsDeltaR + kBoundsDeltaE) * (kBoundsDeltaR + kBoundsDeltaE));
 }
 
 struct input {
@@ -154,7 +155,7 @@ audit::audit_report audit_pair(const pair_of& pr, const ev::params<double>& para
   audit::audit_config cfg;
   cfg.seed = seed;
   cfg.search_samples = cfg.test_samples = samples;
-  cfg.alpha = kAlpha;
+  cfg.alpha = kBoundsAlpha;
   cfg.epsilon = kEps;
   cfg.delta = 0;
   cfg.threads = 0;

@@ -17,7 +17,7 @@
 namespace dpref {
 namespace {
 
-using charging_problem = ev::problem<double>;
+using study_problem_type = ev::problem<double>;
 
 /// Algorithm 2 (no diagnostics) with K, ε, c and the adjacency (δr, δE), tight Δ.
 ev::params<double> private_params(long long K, double eps, double c, double dr, double de) {
@@ -32,15 +32,15 @@ ev::params<double> private_params(long long K, double eps, double c, double dr, 
 }
 
 /// T slots, n users, m households, caps 3.3 kW w.p. 1/2, E ~ U[2, 5], base load 1 + (t mod 3)/2.
-charging_problem small_problem(std::uint64_t seed, Eigen::Index t, Eigen::Index n, double m,
-                               double scale = 1) {
+study_problem_type study_problem(std::uint64_t seed, Eigen::Index t, Eigen::Index n, double m,
+                                 double scale = 1) {
   ev::spec_distribution<double> dist;
   dist.energy_min = 2;
   dist.energy_max = 5;
   auto specs = ev::draw_specs<double>(seed, t, n, dist);
   vector<double> d(t);
   for (Eigen::Index i = 0; i < t; ++i) d[i] = 1 + static_cast<double>(i % 3) / 2;
-  return charging_problem(d, m, specs, scale);
+  return study_problem_type(d, m, specs, scale);
 }
 
 // ------------------------------------------------------------------------------ bounds ----
@@ -144,7 +144,7 @@ TEST(EV_BOUND_EXPLICIT, WeightsAndClosedForm) {
 // term dropped)
 // by more than 5 standard errors: the check can fail, and the ρ²/c term is needed.
 TEST(EV_BOUND_THM7, ExplicitBoundHoldsMonteCarlo) {
-  const auto prob = small_problem(77, 6, 5, 5.0);
+  const auto prob = study_problem(77, 6, 5, 5.0);
   const auto opt = ev::solve_optimum(prob);
   ASSERT_EQ(opt.status, status::converged);
   const double u_star = opt.optimum->value;
@@ -188,8 +188,8 @@ TEST(EV_BOUND_THM7, ExplicitBoundHoldsMonteCarlo) {
 // (schedules to 1e-9 relative), with the same ledger; relative suboptimality is unit-free.
 TEST(EV_UNITS, ScaleIsARescalingOfC) {
   const double m = 40;
-  const auto p1 = small_problem(3, 8, 10, m, 1.0);
-  const auto pm = small_problem(3, 8, 10, m, ev::household_units(m));
+  const auto p1 = study_problem(3, 8, 10, m, 1.0);
+  const auto pm = study_problem(3, 8, 10, m, ev::household_units(m));
   EXPECT_DOUBLE_EQ(pm.lipschitz(), m * p1.lipschitz());
   EXPECT_DOUBLE_EQ(pm.objective_scale(), m);
   auto a = private_params(7, 0.5, 0.3, 0.0, 5.0);  // Δ = √(0 + 5²) = 5
@@ -202,14 +202,14 @@ TEST(EV_UNITS, ScaleIsARescalingOfC) {
   EXPECT_LT((ra.averaged_schedules - rb.averaged_schedules).cwiseAbs().maxCoeff(), 1e-9 * scale);
   EXPECT_NEAR(ra.averaged_objective / m, rb.averaged_objective, 1e-9 * rb.averaged_objective);
   EXPECT_NEAR(ra.privacy.guarantee.epsilon, rb.privacy.guarantee.epsilon, 1e-15);
-  EXPECT_THROW(small_problem(3, 8, 10, m, 0.0), std::domain_error);
+  EXPECT_THROW(study_problem(3, 8, 10, m, 0.0), std::domain_error);
 }
 
 // ----------------------------------------------------------------------------- threads ----
 
 // 3000 users = 3 reduction blocks: 1, 2 and 3 threads give bit-identical runs (Algorithms 1, 2).
 TEST(EV_THREADS, BitIdenticalForAnyThreadCount) {
-  const auto prob = small_problem(11, 12, 3000, 3000.0);
+  const auto prob = study_problem(11, 12, 3000, 3000.0);
   auto p = private_params(4, 0.5, 200, 13.2, 12.0);  // Δ = 28.4478 (tight)
   std::vector<ev::result<double>> r;
   for (const int th : {1, 2, 3}) {
@@ -245,7 +245,7 @@ TEST(EV_THREADS, BitIdenticalForAnyThreadCount) {
 // blocks [1, 3) on worker slot 1 then [0, 1) on slot 0 (out of order), then reduce(), equal
 // step() on one thread bit for bit, at every iteration; a bad range is refused.
 TEST(EV_THREADS, StepOnBlockRangesEqualsStep) {
-  const auto prob = small_problem(11, 12, 3000, 3000.0);
+  const auto prob = study_problem(11, 12, 3000, 3000.0);
   const matrix<double> start = matrix<double>::Zero(12, 3000);
   ev::iteration_state<double> a(prob, start), b(prob, start);
   ASSERT_EQ(a.blocks(), 3);

@@ -557,7 +557,7 @@ TEST(PRIV_LINESEARCH_CLAMP, TheClampAloneDoesNotBoundTheL2Norm) {
 
 // ------------------------------------------------------------- PRIV.RELEASE, PRIV.BOUNDS
 
-ls::params<double> small(ls::algorithm a) {
+ls::params<double> bounds_small(ls::algorithm a) {
   ls::params<double> p;
   p.algorithm = a;
   p.epsilon = 1;
@@ -566,7 +566,7 @@ ls::params<double> small(ls::algorithm a) {
   return p;
 }
 
-const std::vector<ls::algorithm> kPrivate = {
+const std::vector<ls::algorithm> kPrivateAlgorithms = {
     ls::algorithm::blsgd, ls::algorithm::blsgd_ac, ls::algorithm::blgd,   ls::algorithm::dpsgd,
     ls::algorithm::dpagd, ls::algorithm::outpert,  ls::algorithm::objpert};
 
@@ -576,9 +576,9 @@ const std::vector<ls::algorithm> kPrivate = {
 // random draw).
 TEST(PRIV_RELEASE, LinesearchPrivateRunsCarryNoDiagnosticsByDefault) {
   const auto P = test::synthetic_erm<double>(600, 3, 3);
-  for (const auto a : kPrivate) {
+  for (const auto a : kPrivateAlgorithms) {
     ls::config<double> cfg;
-    cfg.params = small(a);
+    cfg.params = bounds_small(a);
     cfg.params.trace = true;
     const auto r = ls::run(P, cfg.params, philox_stream(5));
     EXPECT_FALSE(r.diagnostics.objective || r.diagnostics.accuracy) << io::enum_to_string(a);
@@ -601,13 +601,13 @@ TEST(PRIV_RELEASE, LinesearchPrivateRunsCarryNoDiagnosticsByDefault) {
   // the non-private baselines keep their section without the request
   for (const auto a : {ls::algorithm::nonprivate, ls::algorithm::majority}) {
     ls::config<double> cfg;
-    cfg.params = small(a);
+    cfg.params = bounds_small(a);
     EXPECT_TRUE(
         ls::result_json(cfg, ls::run(P, cfg.params, philox_stream(5))).contains("non_private"));
   }
   // negative control: a private result with diagnostics it was not asked for is refused
   ls::config<double> cfg;
-  cfg.params = small(ls::algorithm::blsgd);
+  cfg.params = bounds_small(ls::algorithm::blsgd);
   auto r = ls::run(P, cfg.params, philox_stream(5));
   r.diagnostics.objective = 0.5;
   result_parts parts;
@@ -662,7 +662,7 @@ TEST(PRIV_BOUNDS, LinesearchPrivateRunsListTheirConstants) {
       {ls::algorithm::objpert, {"R", "lipschitz", "curvature", "labels"}}};
   for (const auto& [a, names] : expected) {
     ls::config<double> cfg;
-    cfg.params = small(a);
+    cfg.params = bounds_small(a);
     cfg.params.C_grad = 2.5;
     cfg.params.C_obj = 0.75;
     const auto r = ls::run(P, cfg.params, philox_stream(5));
@@ -687,7 +687,7 @@ TEST(PRIV_BOUNDS, LinesearchPrivateRunsListTheirConstants) {
   }
   // secure releases add their clamp (default n·C_grad, R/μ)
   for (const auto a : {ls::algorithm::dpsgd, ls::algorithm::outpert}) {
-    auto p = small(a);
+    auto p = bounds_small(a);
     p.release = noise_mode::secure;
     const auto r = ls::run(P, p, philox_stream(5));
     ASSERT_FALSE(r.privacy.enforced.empty());

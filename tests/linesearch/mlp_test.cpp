@@ -137,7 +137,7 @@ explicit_net<Real> reference(const mlp_classifier<Real>& P) {
   return {static_cast<int>(P.input_dimension()), static_cast<int>(P.hidden()), P.classes(), P.mu()};
 }
 
-std::vector<Eigen::Index> all_indices(Eigen::Index n) {
+std::vector<Eigen::Index> mlp_all_indices(Eigen::Index n) {
   std::vector<Eigen::Index> v(static_cast<std::size_t>(n));
   std::iota(v.begin(), v.end(), Eigen::Index(0));
   return v;
@@ -261,7 +261,7 @@ void check_clipped_sum(const Real& tol) {
     const auto P = tiny<Real>(Real(mu));
     const auto R = reference(P);
     const vector<Real> w = params_of<Real>(P.dimension(), 7, 1.5);
-    const auto batch = all_indices(P.size());
+    const auto batch = mlp_all_indices(P.size());
     std::vector<Real> norms;
     for (const auto i : batch)
       norms.push_back(
@@ -289,7 +289,7 @@ TEST(LS_MLP_CLIP, ClippedSumEqualsExplicitClippingMp50) { check_clipped_sum<mp50
 TEST(LS_MLP_CLIP, FactorsBoundNormsByC) {
   const auto P = tiny<double>();
   const auto R = reference(P);
-  const auto batch = all_indices(P.size());
+  const auto batch = mlp_all_indices(P.size());
   int clipped = 0, kept = 0;
   for (std::uint64_t seed = 1; seed <= 20; ++seed) {
     const vector<double> w = params_of<double>(P.dimension(), seed, 0.2 * double(seed));
@@ -318,7 +318,7 @@ TEST(LS_MLP_CLIP, DoubleAgreesWithMp50) {
   const mlp_classifier<mp50> Pm(Pd.features().cast<mp50>(), Pd.labels(), kH, kK, mp50("0.001"));
   const vector<double> wd = params_of<double>(Pd.dimension(), 8, 1.0);
   const vector<mp50> wm = wd.cast<mp50>();
-  const auto batch = all_indices(Pd.size());
+  const auto batch = mlp_all_indices(Pd.size());
   vector<double> gd;
   vector<mp50> gm;
   Pd.clipped_gradient_sum(wd, batch, 0.7, gd);

@@ -27,8 +27,8 @@ using problems::linear_erm;
 using problems::margin_loss;
 
 template <real_scalar Real>
-linear_erm<Real> synthetic(Eigen::Index n, Eigen::Index d, std::uint64_t seed,
-                           margin_loss<Real> loss = margin_loss<Real>::logistic()) {
+linear_erm<Real> prop_synthetic(Eigen::Index n, Eigen::Index d, std::uint64_t seed,
+                                margin_loss<Real> loss = margin_loss<Real>::logistic()) {
   return dpref::test::synthetic_erm<Real>(n, d, seed, loss);
 }
 
@@ -96,7 +96,7 @@ RC_GTEST_PROP(LS_LEMMA4, BoundDominatesExactSubsampledGaussian, ()) {
 // equals ε(α, ε_BT/2, ε_BT/4) (proven bound) recomputed independently from its budget, although
 // the calls evaluated different numbers of queries; the parts number the calls.
 RC_GTEST_PROP(LS_PROP_SVT, ConstantCostPerCall, ()) {
-  const auto P = synthetic<double>(*rc::gen::inRange(100, 300), 3, *rc::gen::inRange(1, 1000));
+  const auto P = prop_synthetic<double>(*rc::gen::inRange(100, 300), 3, *rc::gen::inRange(1, 1000));
   ls::params<double> p;
   p.epsilon = *real_in<double>(0.4, 2.0);
   p.max_order = 48;
@@ -215,7 +215,7 @@ RC_GTEST_PROP(LS_PROP_BUDGET, RunLedgerFilterKeepsTheLedgerWithinTheRequest, ())
 // The same for whole runs with adversarial settings (strategy "must", large ξ, AC, GradAvg,
 // random budgets, Laplace or Gaussian NOISYBTLS, the ledger filter or §4.3's per-call filter).
 RC_GTEST_PROP(LS_PROP_BUDGET, RandomRunsEndWithinTarget, ()) {
-  const auto P = synthetic<double>(*rc::gen::inRange(50, 300), 2, *rc::gen::inRange(1, 1000));
+  const auto P = prop_synthetic<double>(*rc::gen::inRange(50, 300), 2, *rc::gen::inRange(1, 1000));
   ls::params<double> p;
   p.epsilon = *positive_log_uniform<double>(0.4, 3.0);  // attainable with orders <= 48
   p.max_order = 48;
@@ -246,8 +246,8 @@ RC_GTEST_PROP(LS_PROP_BUDGET, RandomRunsEndWithinTarget, ()) {
 // 50-digit noise; Bernoulli(q) decisions of q = 1/10 in both precisions coincide unless a
 // uniform draw falls within 2^-53 of q).
 TEST(LS_PRECISION, DoubleAndMp50FollowTheSamePath) {
-  const auto Pd = synthetic<double>(150, 3, 21);
-  const auto Pm = synthetic<mp50>(150, 3, 21);
+  const auto Pd = prop_synthetic<double>(150, 3, 21);
+  const auto Pm = prop_synthetic<mp50>(150, 3, 21);
   ls::params<double> pd;
   pd.epsilon = 1.0;
   pd.max_order = 16;

@@ -108,7 +108,7 @@ vector<double> released_gradient(const problems::logistic_regression<double>& P,
 
 /// The one-step ledger of accel::run on P at batch m (what the certificate charges).
 accounting::event<double> one_step_event(const problems::logistic_regression<double>& P,
-                                         long long m, noise_mode release, double clamp = 0) {
+                                         long long m, dpref::noise_mode release, double clamp = 0) {
   accel::params<double> p;
   p.algorithm = accel::algorithm_kind::gd;
   p.iterations = 1;
@@ -136,7 +136,7 @@ RC_GTEST_PROP(PRIV_ACCEL_L1_BOUND, ReleasedGradientMovesAtMostTheLedgersSensitiv
   const priv_instance I = gen_priv_instance();
   const int d = static_cast<int>(I.U.rows());
   const problems::logistic_regression<double> P(I.U, I.z, I.lambda, I.B);
-  const auto ev = one_step_event(P, I.m, noise_mode::idealised);
+  const auto ev = one_step_event(P, I.m, dpref::noise_mode::idealised);
   const double sens = std::get<accounting::laplace_mechanism<double>>(ev.what).sensitivity;
   RC_ASSERT(sens >= P.l1_sensitivity() / static_cast<double>(I.m));
   double f = *positive_log_uniform<double>(0.01, 1000.0);
@@ -183,7 +183,7 @@ RC_GTEST_PROP(PRIV_ACCEL_CLAMP, LatticeQueryMovesAtMostTheChargedShift, ()) {
   z2[I.k] = -z2[I.k];
   const problems::logistic_regression<double> P2(U2, z2, I.lambda, I.B);
   const double C = *positive_log_uniform<double>(1e-3, 1e4) * I.B;
-  const auto ev = one_step_event(P, I.m, noise_mode::secure, C);
+  const auto ev = one_step_event(P, I.m, dpref::noise_mode::secure, C);
   const auto& sl = std::get<accounting::snapped_laplace_mechanism<double>>(ev.what);
   RC_ASSERT(sl.dimension == d);
   mechanisms::snapped_laplace_params sp;  // the run's lattice release, from its ledger event

@@ -25,14 +25,14 @@ using dpref::test::positive_log_uniform;
 using dpref::test::real_in;
 
 /// The fewest decimal digits whose mpfr_real has >= 256 bits.
-unsigned digits_for_256_bits() {
+unsigned prop_digits_for_256_bits() {
   unsigned d10 = 77;
   while (boost::multiprecision::detail::digits10_2_2(d10) < 256) ++d10;
   return d10;
 }
 // The tests run on the main thread: this scope holds for all of them (ARCH.MPFR.SCOPE).
-const mpfr_precision_scope kMpfrScope(digits_for_256_bits());
-const int kMpfrBits = binary_digits<mpfr_real>();
+const mpfr_precision_scope kPropMpfrScope(prop_digits_for_256_bits());
+const int kPropMpfrBits = binary_digits<mpfr_real>();
 
 template <class F>
 void for_each_scalar(F&& f) {
@@ -52,7 +52,7 @@ bool ge(const A& a, const B& b) {
 template <class R>
 bool le_rel(const R& a, const R& b, int k) {
   precision_scope s(1024);
-  const int p = is_runtime_precision_v<R> ? kMpfrBits : binary_digits<R>();
+  const int p = is_runtime_precision_v<R> ? kPropMpfrBits : binary_digits<R>();
   using std::abs;
   const work_real bb = dpref::accounting::detail::to_work(b);
   return dpref::accounting::detail::to_work(a) <=
@@ -188,7 +188,7 @@ RC_GTEST_PROP(ACC_COMP_SEQ, CompositionAdds, ()) {
     precision_scope s(1024);
     work_real exact(0);
     for (double x : es) exact += work_real(x);
-    const int p = is_runtime_precision_v<R> ? kMpfrBits : binary_digits<R>();
+    const int p = is_runtime_precision_v<R> ? kPropMpfrBits : binary_digits<R>();
     RC_ASSERT(dpref::accounting::detail::to_work(tot) >= exact);
     RC_ASSERT(dpref::accounting::detail::to_work(tot) <=
               exact * (1 + dpref::accounting::detail::w_ldexp(work_real(1), 2 - p)));
@@ -241,7 +241,7 @@ RC_GTEST_PROP(ACC_CAL_ACCEL_PROP31, CalibrateEvaluateRoundTrip, ()) {
     const auto p = accel::prop31(R(1), R(e), T, n, m);
     const R per = accel::iteration_epsilon(R(1), p.b, n, m);
     precision_scope s(1024);
-    const int pb = is_runtime_precision_v<R> ? kMpfrBits : binary_digits<R>();
+    const int pb = is_runtime_precision_v<R> ? kPropMpfrBits : binary_digits<R>();
     const work_real tot = dpref::accounting::detail::to_work(per) * T;
     const work_real tgt(e);
     RC_ASSERT(tot <= tgt * (1 + dpref::accounting::detail::w_ldexp(work_real(1), 8 - pb)));

@@ -23,7 +23,7 @@ namespace {
 
 using dpref::test::message_of;
 
-accel::problem<double> small_problem(long long n = 200, long long d = 4, double B = 20) {
+accel::problem<double> secure_small_problem(long long n = 200, long long d = 4, double B = 20) {
   return test::small_accel_problem(n, d, B);
 }
 
@@ -41,7 +41,7 @@ const std::vector<accel::algorithm_kind> kAll = {
 
 /// The ledger's JSON read back and re-accounted (what `dpref account` does).
 template <class R>
-void expect_ledger_roundtrip(const R& r) {
+void expect_secure_ledger_roundtrip(const R& r) {
   const io::json j = accounting::ledger_value(r.privacy.ledger);
   const auto back =
       accounting::read_ledger<double>(io::node(io::document::from_value(j, "ledger")));
@@ -78,7 +78,7 @@ TEST(SEC_MODE, ReleaseFieldDefaultsToIdealised) {
 // ------------------------------------------------------------------------------ SEC.ACCEL --
 
 TEST(SEC_ACCEL, EveryAlgorithmLedgerIsSnappedAndWithinBudget) {
-  const auto P = small_problem();
+  const auto P = secure_small_problem();
   for (const long long m : {200LL, 50LL}) {
     for (const auto a : kAll) {
       auto p = secure_params(a);
@@ -107,7 +107,7 @@ TEST(SEC_ACCEL, EveryAlgorithmLedgerIsSnappedAndWithinBudget) {
       EXPECT_GE(r.privacy.guarantee.epsilon, 0.999);  // calibrated: the budget is used
       EXPECT_TRUE(r.privacy.budget_met);
       EXPECT_EQ(r.eps_spent, r.privacy.guarantee.epsilon);
-      expect_ledger_roundtrip(r);
+      expect_secure_ledger_roundtrip(r);
       // the reported scales are t 2^k of the events
       for (const double b : r.noise_scales) EXPECT_GT(b, 0.0);
     }
@@ -117,7 +117,7 @@ TEST(SEC_ACCEL, EveryAlgorithmLedgerIsSnappedAndWithinBudget) {
 TEST(SEC_ACCEL, CalibratedGridScaleIsMinimal) {
   // uniform split (DP-GD, full batch): b = S1/(n ε/T); the secure t is the smallest integer with
   // (Δ1 + d 2^k)/(2^k t) <= Δ1/b, checked here in long double at t and t − 1.
-  const auto P = small_problem();
+  const auto P = secure_small_problem();
   auto p = secure_params(accel::algorithm_kind::gd, 10);
   const auto r = accel::run(P, p, philox_stream(3));
   const auto& e = r.privacy.ledger.events().at(0);
@@ -138,7 +138,7 @@ TEST(SEC_ACCEL, CalibratedGridScaleIsMinimal) {
 TEST(SEC_ACCEL, ReleasedNoisyGradientsLieOnTheLattice) {
   // DP-GD with x0 = 0 and α = 1: x_{t+1} = x_t − g̃_t exactly (sums of lattice points of
   // moderate size are exact), so every iterate is on 2^k Z; x_1 = −g̃_0 is the release itself.
-  const auto P = small_problem();
+  const auto P = secure_small_problem();
   for (const long long T : {1LL, 5LL}) {
     auto p = secure_params(accel::algorithm_kind::gd, T);
     p.x0 = vector<double>::Zero(4);
@@ -167,7 +167,7 @@ TEST(SEC_ACCEL, ReleasedNoisyGradientsLieOnTheLattice) {
 }
 
 TEST(SEC_ACCEL, SameSeedSameBytesAndSubstreams) {
-  const auto P = small_problem();
+  const auto P = secure_small_problem();
   auto p = secure_params(accel::algorithm_kind::nag_opt, 6);
   p.m = 40;
   const auto a = accel::run(P, p, philox_stream(5, 2));
@@ -182,7 +182,7 @@ TEST(SEC_ACCEL, OverBudgetSecurePlanIsRefusedBeforeRelease) {
   // A clamp of 2^60 forces the grid 2^8 (C/2^k <= 2^52): a fixed scale b = 1 then has t = 1
   // and ε = (Δ1 + d 2^8)/2^8 >= d = 4 per step > 1. The idealised run with the same b meets
   // ε = Δ1/b = 0.2 (one step, Δ1 = 40/200).
-  const auto P = small_problem();
+  const auto P = secure_small_problem();
   auto p = secure_params(accel::algorithm_kind::gd, 1);
   p.noise = accel::noise_mode::fixed;
   p.noise_scale = 1.0;

@@ -20,12 +20,12 @@ namespace {
 
 using dpref::test::message_of;
 
-dda::problem<double> small_problem(int nodes = 10) {
+dda::problem<double> secure_small_problem(int nodes = 10) {
   auto data = dda::synthetic_data(400, 5, 7);
   return dda::problem<double>(data.X, data.y, nodes, problems::regularizer<double>::l2(1e-3));
 }
 
-dda::params<double> small_params(noise_mode m = noise_mode::secure) {
+dda::params<double> secure_small_params(noise_mode m = noise_mode::secure) {
   dda::params<double> p;
   p.iterations = 200;
   p.epsilon = 0.8;
@@ -36,7 +36,7 @@ dda::params<double> small_params(noise_mode m = noise_mode::secure) {
   return p;
 }
 
-dda::network complete_edges(int n = 10) {
+dda::network secure_complete_edges(int n = 10) {
   dda::network net;
   net.graph = dda::graph_kind::complete;
   net.nodes = n;
@@ -95,9 +95,9 @@ TEST(SEC_ACC_GAUSS_WOR, SnappedGaussianWithoutReplacementIsTheEquivalentGaussian
 // ------------------------------------------------------------------------------ SEC.DDA --
 
 TEST(SEC_DDA, LedgerIsSnappedAndWithinBudget) {
-  const auto prob = small_problem();
-  const auto net = complete_edges();
-  const auto r = dda::run(prob, net, small_params(), philox_stream(20261121, 1));
+  const auto prob = secure_small_problem();
+  const auto net = secure_complete_edges();
+  const auto r = dda::run(prob, net, secure_small_params(), philox_stream(20261121, 1));
   EXPECT_EQ(r.privacy.noise, noise_mode::secure);
   EXPECT_TRUE(r.privacy.budget_met);
   EXPECT_LE(r.privacy.guarantee.epsilon, 0.8);
@@ -120,7 +120,7 @@ TEST(SEC_DDA, LedgerIsSnappedAndWithinBudget) {
   EXPECT_EQ(r.privacy.ledger.events()[1].kind(), "approx");
   // idealised σ of the same setting: the secure σ is larger (inflation) but only slightly
   const auto ideal =
-      dda::run(prob, net, small_params(noise_mode::idealised), philox_stream(20261121, 1));
+      dda::run(prob, net, secure_small_params(noise_mode::idealised), philox_stream(20261121, 1));
   EXPECT_EQ(ideal.privacy.noise, noise_mode::idealised);
   EXPECT_GE(r.sigma, ideal.sigma);
   EXPECT_LE(r.sigma, ideal.sigma * 1.02);
@@ -135,11 +135,11 @@ TEST(SEC_DDA, ReleasedMessagesLieOnTheLattice) {
   // T = 1, edge activation with one edge: the two active nodes i, j get
   // z_i = z_j = (ζ_i + ζ_j)/2 (z^(1) = 0, a_1 = 1, w = 1/2): exact, on the grid 2^(k−1); the
   // inactive nodes keep z = 0.
-  const auto prob = small_problem();
-  auto p = small_params();
+  const auto prob = secure_small_problem();
+  auto p = secure_small_params();
   p.iterations = 1;
   for (const std::uint64_t seed : {1u, 2u, 3u}) {
-    const auto r = dda::run(prob, complete_edges(), p, philox_stream(seed, 1));
+    const auto r = dda::run(prob, secure_complete_edges(), p, philox_stream(seed, 1));
     const int k =
         std::get<accounting::snapped_gaussian_mechanism<double>>(r.privacy.ledger.events()[0].what)
             .grid_exponent;
@@ -155,7 +155,7 @@ TEST(SEC_DDA, ReleasedMessagesLieOnTheLattice) {
   }
   // negative control: the idealised messages are not on that grid
   p.release = noise_mode::idealised;
-  const auto r = dda::run(prob, complete_edges(), p, philox_stream(1, 1));
+  const auto r = dda::run(prob, secure_complete_edges(), p, philox_stream(1, 1));
   int off = 0;
   for (Eigen::Index i = 0; i < r.z.cols(); ++i)
     for (Eigen::Index c = 0; c < r.z.rows(); ++c) {
@@ -192,12 +192,12 @@ TEST(SEC_DDA, InflationIsAccountedAndOverBudgetRefused) {
 }
 
 TEST(SEC_DDA, SameSeedSameBytesAndThreads) {
-  const auto prob = small_problem();
-  auto p = small_params();
+  const auto prob = secure_small_problem();
+  auto p = secure_small_params();
   p.iterations = 60;
-  const auto a = dda::run(prob, complete_edges(), p, philox_stream(9, 1));
+  const auto a = dda::run(prob, secure_complete_edges(), p, philox_stream(9, 1));
   p.threads = 3;
-  const auto b = dda::run(prob, complete_edges(), p, philox_stream(9, 1));
+  const auto b = dda::run(prob, secure_complete_edges(), p, philox_stream(9, 1));
   ASSERT_EQ(a.x_bar.size(), b.x_bar.size());
   for (Eigen::Index i = 0; i < a.x_bar.size(); ++i) EXPECT_EQ(a.x_bar[i], b.x_bar[i]);
   for (Eigen::Index i = 0; i < a.z.size(); ++i) EXPECT_EQ(a.z(i), b.z(i));

@@ -26,7 +26,7 @@ using dpref::test::message_of;
 
 /// T slots, n users, m = n households (household units: λ = m, L = 1/m), caps 3.3, E ~ U[2, 5].
 template <class Real = double>
-ev::problem<Real> small_problem(std::uint64_t seed, Eigen::Index t, Eigen::Index n) {
+ev::problem<Real> secure_small_problem(std::uint64_t seed, Eigen::Index t, Eigen::Index n) {
   ev::spec_distribution<Real> dist;
   dist.energy_min = Real(2);
   dist.energy_max = Real(5);
@@ -55,7 +55,7 @@ TEST(SEC_EV, LedgerHoldsLatticeEventsWithTheInflatedSensitivityWithinTheBudget) 
   const Eigen::Index T = 6, n = 40;
   const long long K = 6;
   const double eps = 0.5;
-  const auto prob = small_problem(3, T, n);
+  const auto prob = secure_small_problem(3, T, n);
   const auto p = secure_params(K, eps);
   const auto res = ev::run(prob, p, philox_stream(20261121, 1));
   ASSERT_EQ(res.status, status::completed);
@@ -104,7 +104,7 @@ TEST(SEC_EV, LedgerHoldsLatticeEventsWithTheInflatedSensitivityWithinTheBudget) 
 TEST(SEC_EV, EveryReleasedCoordinateLiesOnItsGrid) {
   const Eigen::Index T = 8;
   const long long K = 7;
-  const auto prob = small_problem(5, T, 30);
+  const auto prob = secure_small_problem(5, T, 30);
   const auto res = ev::run(prob, secure_params(K, 1.0), philox_stream(99, 4));
   ASSERT_EQ(res.released.cols(), K);
   // k = 1: p^(1) released exactly (public start, no noise)
@@ -140,7 +140,7 @@ TEST(SEC_EV, EveryReleasedCoordinateLiesOnItsGrid) {
 }
 
 TEST(SEC_EV, SameSeedSameBytesAndThreadsDoNotMatter) {
-  const auto prob = small_problem(8, 6, 64);
+  const auto prob = secure_small_problem(8, 6, 64);
   auto p = secure_params(5, 1.0);
   const auto a = ev::run(prob, p, philox_stream(1, 2));
   p.threads = 3;
@@ -153,7 +153,7 @@ TEST(SEC_EV, SameSeedSameBytesAndThreadsDoNotMatter) {
 
 TEST(SEC_EV, IdealisedModeIsUnchangedByTheNewFields) {
   // release_clamp is read only in secure mode: the idealised bytes do not depend on it
-  const auto prob = small_problem(8, 6, 64);
+  const auto prob = secure_small_problem(8, 6, 64);
   auto p = secure_params(5, 1.0);
   p.release = noise_mode::idealised;
   const auto a = ev::run(prob, p, philox_stream(1, 2));
@@ -166,7 +166,7 @@ TEST(SEC_EV, IdealisedModeIsUnchangedByTheNewFields) {
 
 TEST(SEC_EV, ClampIsPublicAndBoundsTheQuery) {
   // a clamp below |p_t| biases the release towards [−C, C] (the clamp is public, not fitted)
-  const auto prob = small_problem(8, 6, 64);
+  const auto prob = secure_small_problem(8, 6, 64);
   auto p = secure_params(4, 1e3);  // large ε: noise ≪ the clamp's effect
   p.release_clamp = 0.25;          // p_t ≈ d_t ≥ 1 here
   const auto res = ev::run(prob, p, philox_stream(1, 2));
@@ -191,7 +191,7 @@ TEST(SEC_EV, AnOverBudgetPlanIsRefusedBeforeAnyRelease) {
   EXPECT_NE(msg.find("nothing was released"), std::string::npos) << msg;
   // an unattainable secure setting (clamp forces a grid so coarse that t > 2^52 would be needed)
   // fails in the calibration, before the first draw: no result
-  const auto prob = small_problem(3, 6, 40);
+  const auto prob = secure_small_problem(3, 6, 40);
   auto p = secure_params(3, 1e-16);
   p.release_clamp = 1e15;
   EXPECT_THROW((void)ev::run(prob, p, philox_stream(1, 1)), std::domain_error);

@@ -23,7 +23,8 @@ namespace {
 
 using dpref::test::message_of;
 
-pwa::problem<double> gaussian(int m, int d, double c, double bmax = 1, std::uint64_t seed = 7) {
+pwa::problem<double> secure_gaussian_problem(int m, int d, double c, double bmax = 1,
+                                             std::uint64_t seed = 7) {
   return pwa::gaussian_instance<double>(seed, m, d, c, bmax);
 }
 
@@ -68,7 +69,7 @@ const accounting::snapped_vector_laplace_mechanism<double>& check_event(
 
 TEST(SEC_PWA, PerturbDataLedgerAndLattice) {
   const int m = 20, d = 2;
-  const auto prob = gaussian(m, d, 1.0, 1.0);
+  const auto prob = secure_gaussian_problem(m, d, 1.0, 1.0);
   const auto p = secure_params(pwa::algorithm_kind::perturb_data, 0.5);
   const auto r = pwa::run(prob, p, philox_stream(11, 0));
   const long double delta = std::sqrt(static_cast<long double>(m)) * 1.0L;  // √m·bmax
@@ -93,7 +94,7 @@ TEST(SEC_PWA, PerturbDataLedgerAndLattice) {
 TEST(SEC_PWA, PerturbSolutionLedgerAndLattice) {
   const int m = 30, d = 3;
   const double c = 2;
-  const auto prob = gaussian(m, d, c);
+  const auto prob = secure_gaussian_problem(m, d, c);
   for (const auto rule : {pwa::noise_rule::theorem9, pwa::noise_rule::paper}) {
     auto p = secure_params(pwa::algorithm_kind::perturb_solution, 1.0);
     p.noise_rule = rule;
@@ -124,7 +125,7 @@ TEST(SEC_PWA, PerturbSolutionLedgerAndLattice) {
 // (PRIV.PWA.BMAX): here |b_i| < C, the rounding term is ~1e-12 relative, so the same seed
 // releases the same x as in idealised mode, under a ledger whose Δu exceeds bmax by that term.
 TEST(SEC_PWA, SelectionAndRejectionSamplerRunOnClampedDataAndAreLabelledSecure) {
-  const auto prob = gaussian(10, 2, 1.0);
+  const auto prob = secure_gaussian_problem(10, 2, 1.0);
   ASSERT_LT(prob.b().cwiseAbs().maxCoeff(), 1000.0);
   for (const auto a :
        {pwa::algorithm_kind::private_subgradient, pwa::algorithm_kind::exponential}) {
@@ -150,7 +151,7 @@ TEST(SEC_PWA, SelectionAndRejectionSamplerRunOnClampedDataAndAreLabelledSecure) 
 }
 
 TEST(SEC_PWA, IdealisedBytesIndependentOfTheClamp) {
-  const auto prob = gaussian(20, 2, 1.0);
+  const auto prob = secure_gaussian_problem(20, 2, 1.0);
   auto p = secure_params(pwa::algorithm_kind::perturb_data, 0.5);
   p.release = noise_mode::idealised;
   const auto a = pwa::run(prob, p, philox_stream(11, 0));
@@ -168,7 +169,7 @@ TEST(SEC_PWA, AnOverBudgetPlanIsRefusedBeforeAnyRelease) {
   EXPECT_NE(msg.find("exceeds the requested budget"), std::string::npos) << msg;
   EXPECT_NE(msg.find("nothing was released"), std::string::npos) << msg;
   // an unattainable setting (clamp forcing a grid so coarse that t > 2^52) fails before a draw
-  const auto prob = gaussian(20, 2, 1.0);
+  const auto prob = secure_gaussian_problem(20, 2, 1.0);
   auto p = secure_params(pwa::algorithm_kind::perturb_data, 1e-16);
   p.release_clamp = 1e15;
   EXPECT_THROW((void)pwa::run(prob, p, philox_stream(1, 0)), std::domain_error);

@@ -22,16 +22,18 @@
 namespace dpref {
 namespace {
 
-constexpr double kAlpha = 1e-6;  // false-alarm probability of every check
+constexpr double kSmallScaleAlpha = 1e-6;  // false-alarm probability of every check
 constexpr int kN = 100000;
 constexpr double kB = 0.25;     // Laplace scale < 1
 constexpr double kSigma = 0.3;  // Gaussian σ < 1
 constexpr double kX = 0.7;      // query value of the mechanisms
 
-double laplace_cdf(double x, double b) {
+double small_laplace_cdf(double x, double b) {
   return x < 0 ? 0.5 * std::exp(x / b) : 1 - 0.5 * std::exp(-x / b);
 }
-double normal_cdf(double x, double sigma) { return 0.5 * std::erfc(-x / (sigma * std::sqrt(2.0))); }
+double small_normal_cdf(double x, double sigma) {
+  return 0.5 * std::erfc(-x / (sigma * std::sqrt(2.0)));
+}
 
 template <class F>
 std::vector<double> draw(std::uint64_t seed, F&& f) {
@@ -43,12 +45,12 @@ std::vector<double> draw(std::uint64_t seed, F&& f) {
 
 bool rejects_laplace(const std::vector<double>& x, double centre, double b) {
   return test::ks_test(
-             x, [=](double v) { return laplace_cdf(v - centre, b); }, kAlpha)
+             x, [=](double v) { return small_laplace_cdf(v - centre, b); }, kSmallScaleAlpha)
       .reject;
 }
 bool rejects_normal(const std::vector<double>& x, double centre, double sigma) {
   return test::ks_test(
-             x, [=](double v) { return normal_cdf(v - centre, sigma); }, kAlpha)
+             x, [=](double v) { return small_normal_cdf(v - centre, sigma); }, kSmallScaleAlpha)
       .reject;
 }
 
@@ -105,8 +107,9 @@ TEST(MECH_SMALL_SCALE, VectorLaplaceMechanism) {
     });
   };
   const auto gamma3 = [](double v) { return v <= 0 ? 0.0 : boost::math::gamma_p(3.0, v / kB); };
-  EXPECT_FALSE(test::ks_test(norm_of(kB, 10), gamma3, kAlpha).reject);
-  EXPECT_TRUE(test::ks_test(norm_of(kB * kB, 10), gamma3, kAlpha).reject) << "negative control";
+  EXPECT_FALSE(test::ks_test(norm_of(kB, 10), gamma3, kSmallScaleAlpha).reject);
+  EXPECT_TRUE(test::ks_test(norm_of(kB * kB, 10), gamma3, kSmallScaleAlpha).reject)
+      << "negative control";
 }
 
 // Snapped (lattice) releases at b, σ < 1: the grid 2^k is <= scale / 2^20, so the lattice law is
