@@ -1,5 +1,5 @@
 // `dpref accel run|study` (spec/accel.md ACCEL.CLI). `run` is the thin adapter of
-// spec/architecture.md ARCH.CLI over accel::run_json (include/dpref/accel/run_json.hpp): flags
+// spec/architecture.md ARCH.CLI over accel::run_json (include/dpref/accel/json.hpp): flags
 // from accel::config's field list, --params, --precision, --out; the library reads, validates,
 // calibrates, plans the ledger and runs; here only the over-budget warning on stderr. `study`
 // builds its flags from accel::study_config's field list and writes the library's study_json
@@ -13,8 +13,7 @@
 #include <vector>
 
 #include "commands.hpp"
-#include "dpref/accel/run_json.hpp"
-#include "dpref/accel/study.hpp"
+#include "dpref/accel/accel.hpp"
 #include "flags.hpp"
 #include "json_format.hpp"
 #include "output.hpp"

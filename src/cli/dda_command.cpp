@@ -1,5 +1,5 @@
 // `dpref dda run|study` (spec/dda.md DDA.CLI): thin adapters. `run` over dda::run_json
-// (include/dpref/dda/run_json.hpp): flags from dda::config's field list, the library reads,
+// (include/dpref/dda/json.hpp): flags from dda::config's field list, the library reads,
 // validates, calibrates, plans the ledger and runs; here only the over-budget warning on stderr.
 // `study` over dda::study::study_json (include/dpref/dda/study.hpp): flags from
 // dda::study::config's field list; progress on stderr.
@@ -8,8 +8,7 @@
 #include <string>
 
 #include "commands.hpp"
-#include "dpref/dda/run_json.hpp"
-#include "dpref/dda/study.hpp"
+#include "dpref/dda/dda.hpp"
 #include "flags.hpp"
 #include "output.hpp"
 #include "paper_command.hpp"

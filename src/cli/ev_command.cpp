@@ -17,7 +17,7 @@
 #include <vector>
 
 #include "commands.hpp"
-#include "dpref/ev/json.hpp"
+#include "dpref/ev/ev.hpp"
 #include "dpref/io/data_path.hpp"
 #include "flags.hpp"
 #include "output.hpp"

@@ -11,9 +11,7 @@
 
 #include "commands.hpp"
 #include "dpref/io/data_path.hpp"
-#include "dpref/linesearch/json.hpp"
-#include "dpref/linesearch/mlp_study.hpp"
-#include "dpref/linesearch/study.hpp"
+#include "dpref/linesearch/linesearch.hpp"
 #include "flags.hpp"
 #include "output.hpp"
 #include "paper_command.hpp"

@@ -1,5 +1,5 @@
 // `dpref pwa run|study` (spec/pwa.md PWA.CLI): `run` is the generic run command over the
-// library's pwa::run_json (include/dpref/pwa/run_json.hpp: config, validation, run, result
+// library's pwa::run_json (include/dpref/pwa/json.hpp: config, validation, run, result
 // document); `study` builds its flags from pwa::study_config's field list and writes the library's
 // study_json (pwa §5: Figures 1–3, plus suboptimality vs ε) as JSON and PNG
 // (scripts/pwa_study_plots.py). The `pwa` group itself is created by pwa_group() so that other
@@ -19,8 +19,7 @@
 
 #include "commands.hpp"
 #include "dpref/io/data_path.hpp"
-#include "dpref/pwa/run_json.hpp"
-#include "dpref/pwa/study_json.hpp"
+#include "dpref/pwa/pwa.hpp"
 #include "flags.hpp"
 #include "output.hpp"
 #include "paper_command.hpp"

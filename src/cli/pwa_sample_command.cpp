@@ -12,10 +12,7 @@
 
 #include "commands.hpp"
 #include "dpref/accounting/ledger_json.hpp"
-#include "dpref/pwa/exponential_mechanism.hpp"
-#include "dpref/pwa/exponential_mechanism_lp.hpp"
-#include "dpref/pwa/problem_spec.hpp"
-#include "dpref/pwa/study.hpp"
+#include "dpref/pwa/pwa.hpp"
 #include "flags.hpp"
 #include "json_format.hpp"
 #include "pwa_command.hpp"

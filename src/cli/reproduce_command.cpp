@@ -22,6 +22,7 @@
 #include "dpref/version.hpp"
 #include "output.hpp"
 #include "reproduce/claims.hpp"
+#include "reproduce_progress.hpp"
 #include "reproduce_setup.hpp"
 #include "run_script.hpp"
 
@@ -31,53 +32,13 @@ namespace {
 namespace rp = dpref::reproduce;
 using ojson = nlohmann::ordered_json;
 using namespace reproduce_setup;
+using reproduce_progress::claim_json;
+using reproduce_progress::perf_json;
 
 struct reproduce_state {
-  bool quick = false, full = false, no_html = false;
+  bool quick = false, full = false, no_html = false, resume = false;
   std::string papers, claims, out, python = "/usr/bin/python3";
 };
-
-ojson claim_json(const rp::claim& c) {
-  ojson j;
-  j["id"] = c.id;
-  j["paper"] = c.paper;
-  j["statement"] = c.statement;
-  j["statistic"] = c.statistic;
-  j["error"] = c.error;
-  j["error_probability"] = c.error_probability;
-  j["exact"] = c.exact;
-  j["verdict"] = rp::verdict_name(rp::settle_size(c));
-  // what the statistic alone gives, before REPRO.VERDICT.SIZE (re-derived by the Python check)
-  j["statistic_verdict"] = rp::verdict_name(c.result);
-  // REPRO.RULE: the rule that gave statistic_verdict, verbatim (re-evaluated by the Python check)
-  j["rule"] =
-      ojson{{"reproduced_if", c.rule.reproduced_if}, {"contradicted_if", c.rule.contradicted_if}};
-  ojson n = ojson::object();
-  for (const auto& x : c.numbers)
-    n[x.name] = std::isfinite(x.value) ? ojson(x.value) : ojson(nullptr);
-  j["numbers"] = n;
-  j["summary"] = c.summary;
-  j["reduced"] = c.reduced;
-  j["size"] = c.size;
-  j["size_dependence"] = c.size_dependence;
-  j["below_paper_size"] = c.below_paper_size;
-  j["seconds"] = c.seconds;
-  return j;
-}
-
-ojson perf_json(const rp::perf_row& p) {
-  ojson j;
-  j["name"] = p.name;
-  j["unit"] = p.unit;
-  j["value"] = std::isfinite(p.value) ? ojson(p.value) : ojson(nullptr);
-  j["reference"] = p.reference;
-  j["reference_value"] =
-      std::isfinite(p.reference_value) ? ojson(p.reference_value) : ojson(nullptr);
-  j["ratio"] = std::isfinite(p.ratio) ? ojson(p.ratio) : ojson(nullptr);
-  j["note"] = p.note;
-  j["seconds"] = p.seconds;
-  return j;
-}
 
 #ifndef DPREF_PYTHON_INSTALL_DIR
 #define DPREF_PYTHON_INSTALL_DIR "lib/python3/dist-packages"
@@ -181,16 +142,34 @@ void run_reproduce(const reproduce_state& st) {
     }
     if (want) jobs.push_back(std::move(j));
   }
+  // REPRO.RESUME: every finished job is stored in DIR/progress.json; --resume reuses them
+  reproduce_progress::progress_file progress(st.out, commit(), quick ? "quick" : "full");
+  if (st.resume) progress.load();
   rp::results res;
   ojson job_times = ojson::array();
   double claims_s = 0, perf_s = 0;
+  std::size_t resumed = 0;
   for (std::size_t i = 0; i < jobs.size(); ++i) {
+    const std::string key = jobs[i].paper + "/" + jobs[i].name;
+    if (const auto* stored = st.resume ? progress.find(key) : nullptr) {
+      const double s = reproduce_progress::restore_job(*stored, res);
+      (jobs[i].perf ? perf_s : claims_s) += s;
+      job_times.push_back({{"job", key}, {"seconds", s}, {"resumed", true}});
+      progress.add(*stored);
+      ++resumed;
+      std::fprintf(stderr, "dpref reproduce: %zu/%zu resumed (%s, %.1f s when it ran)\n", i + 1,
+                   jobs.size(), key.c_str(), s);
+      continue;
+    }
     const auto tj = std::chrono::steady_clock::now();
     const std::size_t before = res.claims.size();
+    const auto before_all = reproduce_progress::mark_of(res);
+    bool failed = false;
     try {
       jobs[i].run(opt, res);
     } catch (const std::exception& e) {
-      // a job that cannot run is reported, never silently dropped
+      // a job that cannot run is reported, never silently dropped (nor stored for --resume)
+      failed = true;
       if (jobs[i].perf) {
         res.perf.push_back({jobs[i].name, "", NAN, "", NAN, NAN,
                             std::string("absent: failed: ") + e.what(), rp::since(tj)});
@@ -215,9 +194,11 @@ void run_reproduce(const reproduce_state& st) {
     }
     const double s = rp::since(tj);
     (jobs[i].perf ? perf_s : claims_s) += s;
-    job_times.push_back({{"job", jobs[i].paper + "/" + jobs[i].name}, {"seconds", s}});
+    job_times.push_back({{"job", key}, {"seconds", s}});
+    if (!failed) progress.add(reproduce_progress::job_entry(key, s, res, before_all));
     const double el = rp::since(t0);
-    const double rem = el / static_cast<double>(i + 1) * static_cast<double>(jobs.size() - i - 1);
+    const double rem =
+        el / static_cast<double>(i + 1 - resumed) * static_cast<double>(jobs.size() - i - 1);
     std::fprintf(stderr,
                  "dpref reproduce: %zu/%zu done (%s %s: %zu claim(s), %.1f s), elapsed %.0f s, "
                  "estimated remaining %.0f s\n",
@@ -289,6 +270,7 @@ void run_reproduce(const reproduce_state& st) {
   ojson series = ojson::object();
   for (const auto& [name, text] : res.series) series[name] = ojson::parse(text);
   j["series"] = series;
+  if (resumed > 0) j["resumed_jobs"] = resumed;
   j["timings"] = {{"total_seconds", rp::since(t0)},
                   {"claims_seconds", claims_s},
                   {"performance_seconds", perf_s},
@@ -341,6 +323,9 @@ void register_reproduce_command(CLI::App& app) {
       ->required();
   cmd->add_option("--python", st->python,
                   "Python with matplotlib for the HTML report (default: /usr/bin/python3)");
+  cmd->add_flag("--resume", st->resume,
+                "reuse the jobs DIR/progress.json holds from an interrupted run of this build and "
+                "mode; run the others");
   cmd->add_flag("--no-html", st->no_html,
                 "write report.json only (no HTML report, no numpy comparison)");
   cmd->callback([st] { run_reproduce(*st); });

@@ -13,6 +13,7 @@
 #include <thread>
 
 #include "dpref/io/data_path.hpp"
+#include "dpref_git_describe.hpp"  // generated at build time (cmake/git_describe.cmake)
 #include "reproduce/claims.hpp"
 
 namespace dpref::cli::reproduce_setup {
@@ -70,11 +71,7 @@ std::string utc_now() {
 
 std::string commit() {
   if (const char* c = std::getenv("DPREF_GIT_COMMIT"); c && *c) return c;
-#ifdef DPREF_GIT_DESCRIBE
-  return DPREF_GIT_DESCRIBE;
-#else
-  return "unknown";
-#endif
+  return DPREF_GIT_DESCRIBE;  // dpref_git_describe.hpp, written at build time
 }
 
 /// Root of the files the claims read by their repository paths (examples/<paper>.json,

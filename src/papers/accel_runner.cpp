@@ -1,5 +1,5 @@
 // The accel paper's run_json<Real> for every dpref scalar, compiled once (src/papers/papers.hpp).
-#include "dpref/accel/run_json.hpp"
+#include "dpref/accel/accel.hpp"
 #include "papers/papers.hpp"
 
 namespace dpref::accel {

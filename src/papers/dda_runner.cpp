@@ -1,5 +1,5 @@
 // The dda paper's run_json<Real> for every dpref scalar, compiled once (src/papers/papers.hpp).
-#include "dpref/dda/run_json.hpp"
+#include "dpref/dda/dda.hpp"
 #include "papers/papers.hpp"
 
 namespace dpref::dda {

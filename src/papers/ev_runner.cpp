@@ -1,5 +1,5 @@
 // The ev paper's run_json<Real> for every dpref scalar, compiled once (src/papers/papers.hpp).
-#include "dpref/ev/json.hpp"
+#include "dpref/ev/ev.hpp"
 #include "papers/papers.hpp"
 
 namespace dpref::ev {

@@ -1,6 +1,6 @@
 // The linesearch paper's run_json<Real> for every dpref scalar, compiled once
 // (src/papers/papers.hpp).
-#include "dpref/linesearch/run_json.hpp"
+#include "dpref/linesearch/linesearch.hpp"
 #include "papers/papers.hpp"
 
 namespace dpref::linesearch {

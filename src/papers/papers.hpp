@@ -10,7 +10,7 @@
 // instantiating the papers' algorithms again at four precisions.
 //
 // Adding a paper:
-//   1. its run_json<Real>(const io::document&) -> io::json (include/dpref/<paper>/run_json.hpp)
+//   1. its run_json<Real>(const io::document&) -> io::json (include/dpref/<paper>/json.hpp)
 //      with the DPREF_PAPER_INSTANCES extern declarations at the end of that header;
 //   2. src/papers/<paper>_runner.cpp: the explicit instantiations and
 //        conformance::paper_runner <paper>_runner() { return DPREF_PAPER_RUNNER("<paper>", ...); }

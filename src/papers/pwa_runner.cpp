@@ -1,5 +1,5 @@
 // The pwa paper's run_json<Real> for every dpref scalar, compiled once (src/papers/papers.hpp).
-#include "dpref/pwa/run_json.hpp"
+#include "dpref/pwa/pwa.hpp"
 #include "papers/papers.hpp"
 
 namespace dpref::pwa {

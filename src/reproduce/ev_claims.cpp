@@ -12,10 +12,7 @@
 #include <variant>
 #include <vector>
 
-#include "dpref/ev/data.hpp"
-#include "dpref/ev/run.hpp"
-#include "dpref/ev/sensitivity.hpp"
-#include "dpref/ev/study.hpp"
+#include "dpref/ev/ev.hpp"
 #include "dpref/io/data_path.hpp"
 #include "reproduce/claims.hpp"
 #include "reproduce/rule.hpp"

@@ -11,8 +11,7 @@
 #include <variant>
 #include <vector>
 
-#include "dpref/pwa/run.hpp"
-#include "dpref/pwa/study.hpp"
+#include "dpref/pwa/pwa.hpp"
 #include "reproduce/claims.hpp"
 #include "reproduce/rule.hpp"
 

@@ -124,6 +124,11 @@ if(TARGET dpref_cli)
            COMMAND ${DPREF_REPRO_CHECK} run-expect $<TARGET_FILE:dpref_cli>
                    ${CMAKE_BINARY_DIR}/tests/repro_claims_secondary quick LS.CLAIM.BUDGET=reproduced)
   set_tests_properties(REPRO_CMD_CLAIMS_secondary PROPERTIES LABELS cli TIMEOUT 300)
+  # REPRO.RESUME: --resume reuses the jobs of DIR/progress.json and refuses another build's
+  add_test(NAME REPRO_RESUME_check
+           COMMAND /usr/bin/python3 ${PROJECT_SOURCE_DIR}/tests/reproduce/check_resume.py
+                   $<TARGET_FILE:dpref_cli> ${CMAKE_BINARY_DIR}/tests/repro_resume)
+  set_tests_properties(REPRO_RESUME_check PROPERTIES LABELS cli TIMEOUT 600)
 endif()
 # the bad-input catalogue of the command (spec/hardening.md HARD.CATALOGUE)
 if(TARGET dpref_cli)

@@ -13,7 +13,7 @@
 #include "dpref/accel/run.hpp"
 #include "dpref/dda/run.hpp"
 #include "dpref/ev/run.hpp"
-#include "dpref/linesearch/params.hpp"
+#include "dpref/linesearch/run.hpp"
 #include "dpref/pwa/run.hpp"
 #include "flags.hpp"
 

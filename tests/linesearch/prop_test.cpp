@@ -10,8 +10,8 @@
 
 #include "dpref/accounting/accounting.hpp"
 #include "dpref/linesearch/accountant.hpp"
+#include "dpref/linesearch/calibration.hpp"
 #include "dpref/linesearch/linesearch.hpp"
-#include "dpref/linesearch/rdp_budget.hpp"
 #include "dpref/random/uniform.hpp"
 #include "support/generators.hpp"
 #include "synthetic_erm.hpp"

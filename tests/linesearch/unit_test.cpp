@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "dpref/accounting/accounting.hpp"
+#include "dpref/linesearch/calibration.hpp"
 #include "dpref/linesearch/linesearch.hpp"
-#include "dpref/linesearch/rdp_budget.hpp"
 #include "dpref/random/uniform.hpp"
 #include "synthetic_erm.hpp"
 

@@ -12,7 +12,7 @@
 
 #include "dpref/accounting/budget_exceeded.hpp"
 #include "dpref/accounting/ledger_json.hpp"
-#include "dpref/dda/run_json.hpp"
+#include "dpref/dda/json.hpp"
 #include "dpref/io/json.hpp"
 #include "support/messages.hpp"
 

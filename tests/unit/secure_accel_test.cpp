@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "dpref/accel/accel.hpp"
-#include "dpref/accel/run_json.hpp"
+#include "dpref/accel/json.hpp"
 #include "dpref/accounting/budget_exceeded.hpp"
 #include "dpref/accounting/ledger_json.hpp"
 #include "support/accel_problems.hpp"

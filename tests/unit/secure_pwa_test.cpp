@@ -14,7 +14,7 @@
 
 #include "dpref/accounting/budget_exceeded.hpp"
 #include "dpref/accounting/ledger_json.hpp"
-#include "dpref/pwa/run_json.hpp"
+#include "dpref/pwa/json.hpp"
 #include "dpref/pwa/secure.hpp"
 #include "support/messages.hpp"
 

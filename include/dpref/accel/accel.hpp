@@ -1,21 +1,14 @@
-// Umbrella header of the accel algorithms (DP-GD, DP-SHB, DP-NAG, DP-NAG-opt, DP-MASG,
-// DP-MASG-opt) and their problems and bounds.
+// Umbrella header of the accel paper (Kuru–Birbil–Gürbüzbalaban–Yıldırım, DP accelerated methods:
+// DP-GD (2.4), DP-SHB (3.1), DP-NAG (4.1), DP-NAG-opt, DP-MASG (4.7), DP-MASG-opt), the one door
+// src/ and python/ use (spec/architecture.md ARCH.SKELETON): params, problem, result, the one
+// entry point run, its JSON, the calibration of b_t, the bounds and the study of §5.
 #pragma once
 
-#include "dpref/accel/bounds_hb.hpp"
-#include "dpref/accel/bounds_masg.hpp"
-#include "dpref/accel/bounds_nag.hpp"
-#include "dpref/accel/bounds_prop34.hpp"
-#include "dpref/accel/common.hpp"
-#include "dpref/accel/dp_gd.hpp"
-#include "dpref/accel/dp_masg.hpp"
-#include "dpref/accel/dp_masg_opt.hpp"
-#include "dpref/accel/dp_nag.hpp"
-#include "dpref/accel/dp_nag_opt.hpp"
-#include "dpref/accel/dp_shb.hpp"
-#include "dpref/accel/masg_schedule.hpp"
-#include "dpref/accel/reference.hpp"
+#include "dpref/accel/bounds.hpp"
+#include "dpref/accel/calibration.hpp"
+#include "dpref/accel/json.hpp"
+#include "dpref/accel/params.hpp"
+#include "dpref/accel/problem.hpp"
+#include "dpref/accel/result.hpp"
 #include "dpref/accel/run.hpp"
-#include "dpref/problems/logistic.hpp"
-#include "dpref/problems/quadratic.hpp"
-#include "dpref/problems/synthetic_logistic.hpp"
+#include "dpref/accel/study.hpp"

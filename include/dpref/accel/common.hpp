@@ -28,6 +28,7 @@
 
 #include "dpref/accel/params.hpp"
 #include "dpref/accel/privacy_plan.hpp"
+#include "dpref/accel/result.hpp"
 #include "dpref/accel/secure_gradient.hpp"
 #include "dpref/error.hpp"
 #include "dpref/mechanisms/laplace.hpp"

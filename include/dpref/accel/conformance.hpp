@@ -12,7 +12,7 @@
 #include <utility>
 #include <vector>
 
-#include "dpref/accel/run_json.hpp"
+#include "dpref/accel/json.hpp"
 #include "dpref/conformance/generate.hpp"
 
 namespace dpref::accel {

@@ -195,20 +195,4 @@ struct params {
   }
 };
 
-/// Result of a run (ARCH.RESULT): the shared report (status, iterations T′, privacy with the
-/// ledger and the certified guarantee), the released x_{T′} and the public calibration.
-/// @spec ACCEL.RESULT ARCH.RESULT
-template <real_scalar Real>
-struct result : run_report<Real> {
-  algorithm_kind algorithm = algorithm_kind::gd;
-  vector<Real> x;                  ///< final iterate x_{T′}
-  std::vector<Real> trace;         ///< F(x_t), t = 0..T′ (if params.trace; non-private)
-  std::vector<Real> noise_scales;  ///< b_t, t = 1..T′ (empty for noise_mode::none)
-  Real eps_spent = Real(0);        ///< privacy.guarantee.epsilon (0 for noise_mode::none)
-  long long batch = 0;             ///< m used
-  Real alpha = Real(0);            ///< α (first stage for MASG)
-  Real beta = Real(0);             ///< β (first stage for MASG; 0 for GD)
-  Real smoothness = Real(0);       ///< the public L the run used
-};
-
 }  // namespace dpref::accel

@@ -31,6 +31,7 @@
 
 #include "dpref/accel/calibration.hpp"
 #include "dpref/accel/params.hpp"
+#include "dpref/accel/result.hpp"
 #include "dpref/accounting/accountant.hpp"
 #include "dpref/mechanisms/laplace.hpp"
 #include "dpref/mechanisms/secure/snapped_laplace.hpp"

@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "dpref/conformance/generate.hpp"
-#include "dpref/dda/run_json.hpp"
+#include "dpref/dda/json.hpp"
 
 namespace dpref::dda {
 

@@ -1,6 +1,6 @@
 // The types of the Algorithm 1 engine (dda/dp_dda.hpp; spec/dda.md DDA.ALG1, DDA.RUN): the
 // weight and γ schedules with their values a_t, A_t, γ_t, the engine's parameters with an
-// explicit σ, the snapshots of a trace and the result of a run.
+// explicit σ; the snapshots and the result of a run are in result.hpp.
 #pragma once
 
 #include <array>
@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "dpref/dda/result.hpp"
 #include "dpref/mechanisms/gaussian.hpp"
 #include "dpref/mechanisms/secure/snapped_gaussian.hpp"
 #include "dpref/run/report.hpp"
@@ -83,32 +84,4 @@ Real gamma_at(gamma_schedule g, const Real& gamma, long long t) {
   return Real(0);
 }
 
-/// State after iteration t: x̄ = (1/n)Σ_i x̃_i^(t), ỹ^(t), and the consensus error
-/// (1/n)Σ_i‖x_i^(t+1) − y^(t+1)‖ of Lemma 4.5.
-template <real_scalar Real>
-struct snapshot {
-  long long t = 0;
-  vector<Real> x_bar;
-  vector<Real> y_tilde;
-  Real consensus = Real(0);
-  matrix<Real> x_tilde;  ///< d×n x̃_i^(t) (only with trace_nodes)
-};
-
-/// Result of a run: the shared run_report (status, message, iterations, privacy with the ledger)
-/// plus the outputs of Algorithm 1. @spec DDA.RUN ARCH.RESULT
-template <real_scalar Real>
-struct result : run_report<Real> {
-  matrix<Real> x_tilde;  ///< d×n: x̃_i^(T) = A_T^{-1} Σ_t a_t x_i^(t) (Algorithm 1 output)
-  vector<Real> x_bar;    ///< (1/n) Σ_i x̃_i^(T) (the point evaluated in dda §5)
-  vector<Real> y_tilde;  ///< ỹ^(T) = A_T^{-1} Σ_t a_t y^(t), y of (8)
-  matrix<Real> z;        ///< d×n: z_i^(T+1) (the released messages of the last round)
-  std::vector<long long> active_rounds;  ///< per node: rounds in which it was active
-  std::vector<snapshot<Real>> trace;
-  Real iota = Real(1);
-  Real sigma = Real(0);     ///< σ of the noise ν ~ N(0, σ²I)
-  std::string calibration;  ///< which calibration produced σ ("none": non-private)
-  /// Node of column 0 of x_tilde and z: 0 except on ranks > 0 of a distributed run, which hold
-  /// only their own nodes (DIST.DDA; rank 0 holds the whole result).
-  int first_node = 0;
-};
 }  // namespace dpref::dda

@@ -18,7 +18,7 @@
 #include <vector>
 
 #include "dpref/conformance/generate.hpp"
-#include "dpref/linesearch/run_json.hpp"
+#include "dpref/linesearch/json.hpp"
 
 namespace dpref::linesearch {
 

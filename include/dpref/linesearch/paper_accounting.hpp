@@ -21,8 +21,8 @@
 #include "dpref/accounting/subsampling.hpp"
 #include "dpref/accounting/svt.hpp"
 #include "dpref/io/number_text.hpp"
+#include "dpref/linesearch/calibration.hpp"
 #include "dpref/linesearch/params.hpp"
-#include "dpref/linesearch/rdp_budget.hpp"
 
 namespace dpref::linesearch::detail {
 

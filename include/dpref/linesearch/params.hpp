@@ -1,7 +1,8 @@
-// Parameters, problem description and configuration of the linesearch paper (Chen–Lee, DP
-// backtracking line search), in the shape of spec/architecture.md (ARCH.PARAMS, ARCH.FIELDS):
-// plain structs with defaults, a field list (JSON keys = C++ members = CLI flags with '_' -> '-')
-// and validate() with one message shape "linesearch::params.<field> must be <cond>, got <v>".
+// Parameters of the linesearch paper (Chen–Lee, DP backtracking line search; the problem
+// description is problem.hpp, the configuration run.hpp), in the shape of spec/architecture.md
+// (ARCH.PARAMS, ARCH.FIELDS): plain structs with defaults, a field list (JSON keys = C++ members =
+// CLI flags with '_' -> '-') and validate() with one message shape "linesearch::params.<field> must
+// be <cond>, got <v>".
 //
 // Defaults: linesearch §5.4 for convex models (δ = 1e-8, q = 0.1, C_grad = 3, C_obj = 1,
 // ξ = 0.3, α = 0.5, β = 0.8, τ = 10, ς = 1.2, φ_max = 1.1, φ_min = 0.5, ψ = 0.8, ζ = 0.05,
@@ -9,7 +10,7 @@
 // the calls on one Poisson sample (LS.BATCH). The default problem is a synthetic data set of the
 // size of the paper's Fertility data (n = 250,000, d = 10): at ε = 0.2 and n = 5,000 (the earlier
 // default) the NOISYBTLS noise Lap(2C_obj/ε_BT) = Lap(1000) dwarfs the clipped-sum decrease of a
-// ~500-example batch and the run diverges (spec/linesearch.md "Defaults").
+// ~500-example batch and the run diverges (spec/linesearch.md "Defaults"; problem.hpp).
 // spec/linesearch.md LS.PARAMS, LS.API.
 #pragma once
 
@@ -385,65 +386,6 @@ struct params {
                 "joint unless allow_over_budget is set (§4.3's per-call amplification "
                 "under-counts, LS.BATCH)",
                 std::string(io::enum_to_string(batch_accounting)));
-  }
-};
-
-/// How the linear ERM problem is built from public inputs (spec/architecture.md step 3).
-/// @spec LS.API
-template <real_scalar Real>
-struct problem_spec {
-  std::string data;                   ///< CSV (label,features) or LIBSVM (.svm); "" = synthetic
-  std::optional<long long> max_rows;  ///< keep every k-th row so that at most this many remain
-  long long synthetic_n = 250000;     ///< synthetic examples (Fertility-sized; see file comment)
-  long long synthetic_d = 10;         ///< synthetic dimension
-  std::uint64_t synthetic_seed = 20261121;  ///< generator seed of the synthetic data
-  loss_kind loss = loss_kind::logistic;
-  Real mu = Real(1) / 1000;  ///< L2 regularisation μ (§5.1)
-
-  template <class V>
-  void fields(V&& v) {
-    v("data", data, "CSV (label,features) or LIBSVM (.svm) file; empty: synthetic data");
-    v("max_rows", max_rows, "keep every k-th row so that at most max_rows >= 1 remain");
-    v("synthetic_n", synthetic_n, "synthetic examples in [1, 1e7] (n·d <= 2^26)");
-    v("synthetic_d", synthetic_d, "synthetic dimension in [1, 100000] (n·d <= 2^26)");
-    v("synthetic_seed", synthetic_seed, "seed of the synthetic data generator");
-    v("loss", loss, "logistic, hinge or huberized_hinge");
-    v("mu", mu, "L2 regularisation μ in [0, 1e6]");
-  }
-  /// Memory bound of the dense data (never lifted): n·d <= 2^26 values.
-  static constexpr long long max_cells = 1LL << 26;
-  void validate() const {
-    const param_checker c("linesearch::problem");
-    if (max_rows) c.at_least<long long>("max_rows", *max_rows, 1, 100000000);
-    c.at_least<long long>("synthetic_n", synthetic_n, 1, 10000000);
-    c.at_least<long long>("synthetic_d", synthetic_d, 1, 100000);
-    if (data.empty())
-      c.require(synthetic_n <= max_cells / synthetic_d, "synthetic_n",
-                "<= 2^26 / synthetic_d (memory bound on n·d)", synthetic_n);
-    c.require(data.size() <= 4096, "data", "a path of at most 4096 characters", data.size());
-    c.in_closed("mu", mu, Real(0), Real(1000000), "finite and in [0, 1e6]");
-  }
-};
-
-/// The `--params` document of `dpref linesearch run` and the "config" of its result.
-/// @spec LS.API ARCH.RUN
-template <real_scalar Real>
-struct config {
-  problem_spec<Real> problem{};
-  linesearch::params<Real> params{};
-  std::uint64_t seed = 20261121;  ///< the run's stream is philox_stream(seed, stream)
-  std::uint64_t stream = 0;
-
-  template <class V>
-  void fields(V&& v) {
-    v("problem", problem, "how the data are built (public inputs)");
-    v("params", params, "algorithm and parameters");
-    v("seed", seed, "seed of the run's Philox stream");
-    v("stream", stream, "stream id of the run's Philox stream");
-  }
-  void validate() const {
-    problem.validate();
-    params.validate();
   }
 };
 

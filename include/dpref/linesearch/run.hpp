@@ -3,87 +3,23 @@
 // with params.algorithm selecting DP-BLSGD, DP-BLSGD-AC, DP-BLGD, DP-SGD, DP-AGD, OUTPERT, OBJPERT,
 // NON-PRIVATE or MAJORITY on a linear ERM problem (problem<Real> = problems::linear_erm<Real>);
 // the same run() accepts the §5.7 MLP (problems::mlp_classifier<Real>) for the algorithms that
-// are generic over the problem (blsgd, blsgd_ac, blgd, dpsgd). make_problem builds the problem
-// from its public description (problem_spec). spec/linesearch.md LS.API.
+// are generic over the problem (blsgd, blsgd_ac, blgd, dpsgd); config<Real>, the complete
+// configuration of `dpref linesearch run`. The problem and make_problem: problem.hpp.
+// spec/linesearch.md LS.API.
 #pragma once
 
 #include <cmath>
 #include <string>
 #include <type_traits>
 
-#include "dpref/io/dataset.hpp"
 #include "dpref/linesearch/baselines.hpp"
 #include "dpref/linesearch/dp_blsgd.hpp"
 #include "dpref/linesearch/params.hpp"
+#include "dpref/linesearch/problem.hpp"
 #include "dpref/linesearch/result.hpp"
 #include "dpref/problems/mlp.hpp"
-#include "dpref/random/uniform.hpp"
 
 namespace dpref::linesearch {
-
-/// The problem of the paper's convex experiments (§5.1): L2-regularised linear ERM.
-template <real_scalar Real>
-using problem = problems::linear_erm<Real>;
-
-/// Synthetic binary data: x ∈ [0, 1]^d, labels from a planted w ∈ [−2, 2]^d with 10% of the
-/// labels flipped, drawn from the stream (synthetic_seed ⊕ 0x5EED, 77).
-template <real_scalar Real>
-problem<Real> synthetic_problem(const problem_spec<Real>& s) {
-  philox_stream st(s.synthetic_seed ^ 0x5EEDull, 77);
-  matrix<Real> X(s.synthetic_d, s.synthetic_n);
-  vector<Real> y(s.synthetic_n), w0(s.synthetic_d);
-  // not privacy noise: synthetic data generation (public seed)
-  for (auto& v : w0) v = Real(4) * uniform01<Real>(st) - Real(2);
-  for (Eigen::Index i = 0; i < X.cols(); ++i) {
-    // not privacy noise: synthetic data generation (public seed)
-    for (Eigen::Index j = 0; j < X.rows(); ++j) X(j, i) = uniform01<Real>(st);
-    Real m = X.col(i).dot(w0) - w0.sum() / 2;
-    // not privacy noise: synthetic data generation (public seed)
-    if (uniform01<Real>(st) < Real(1) / 10) m = -m;
-    y[i] = m > Real(0) ? Real(1) : Real(-1);
-  }
-  return problem<Real>(std::move(X), std::move(y), margin_loss_of<Real>(s.loss), s.mu);
-}
-
-/// Builds the problem: the data file (CSV label,features or LIBSVM ".svm"; every k-th row kept
-/// when max_rows is given) or synthetic data. The dense data are bounded by n·d <= 2^26 values
-/// (checked before allocating). @throws invalid_parameter / std::invalid_argument naming the
-/// field or the file @spec LS.API
-template <real_scalar Real>
-problem<Real> make_problem(const problem_spec<Real>& s) {
-  s.validate();
-  if (s.data.empty()) return synthetic_problem(s);
-  io::dataset_limits lim;
-  lim.max_cells = problem_spec<Real>::max_cells;
-  matrix<Real> X;
-  vector<Real> y;
-  if (s.data.size() > 4 && s.data.substr(s.data.size() - 4) == ".svm") {
-    auto d = io::read_libsvm<Real>(s.data, 0, lim);
-    param_checker("linesearch::problem")
-        .require(
-            d.X.rows() <= problem_spec<Real>::max_cells / std::max<Eigen::Index>(1, d.X.cols()),
-            "data", "a data set with n·d <= 2^26 (memory bound)", s.data);
-    X = matrix<Real>(d.X);
-    y = std::move(d.y);
-  } else {
-    auto d = io::read_csv_binary<Real>(s.data, lim);
-    X = std::move(d.X);
-    y = std::move(d.y);
-  }
-  if (s.max_rows && X.cols() > *s.max_rows) {
-    const Eigen::Index stride = (X.cols() + *s.max_rows - 1) / *s.max_rows;
-    const Eigen::Index m = (X.cols() + stride - 1) / stride;
-    matrix<Real> X2(X.rows(), m);
-    vector<Real> y2(m);
-    for (Eigen::Index k = 0; k < m; ++k) {
-      X2.col(k) = X.col(k * stride);
-      y2[k] = y[k * stride];
-    }
-    X = std::move(X2);
-    y = std::move(y2);
-  }
-  return problem<Real>(std::move(X), std::move(y), margin_loss_of<Real>(s.loss), s.mu);
-}
 
 /// Runs params.algorithm on P (see the file comment). Non-private algorithms report
 /// privacy.is_private = false and keep their output in the diagnostics; a private run computes
@@ -172,5 +108,27 @@ result<Real> run(const Problem& P, const params<Real>& p, const philox_stream& s
   }
   return r;
 }
+
+/// The `--params` document of `dpref linesearch run` and the "config" of its result.
+/// @spec LS.API ARCH.RUN
+template <real_scalar Real>
+struct config {
+  problem_spec<Real> problem{};
+  linesearch::params<Real> params{};
+  std::uint64_t seed = 20261121;  ///< the run's stream is philox_stream(seed, stream)
+  std::uint64_t stream = 0;
+
+  template <class V>
+  void fields(V&& v) {
+    v("problem", problem, "how the data are built (public inputs)");
+    v("params", params, "algorithm and parameters");
+    v("seed", seed, "seed of the run's Philox stream");
+    v("stream", stream, "stream id of the run's Philox stream");
+  }
+  void validate() const {
+    problem.validate();
+    params.validate();
+  }
+};
 
 }  // namespace dpref::linesearch

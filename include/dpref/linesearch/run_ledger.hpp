@@ -33,7 +33,7 @@
 #include "dpref/accounting/accountant.hpp"
 #include "dpref/accounting/composition.hpp"
 #include "dpref/io/number_text.hpp"
-#include "dpref/linesearch/rdp_budget.hpp"
+#include "dpref/linesearch/calibration.hpp"
 
 namespace dpref::linesearch {
 
@@ -109,7 +109,9 @@ class run_ledger {
   }
 
   /// Whether a new event e (count 1: a fresh sample or an unsampled call) fits the budget.
-  [[nodiscard]] bool can_add(const event& e) { return fits(accounting::compose_rdp(spent_, curve(e))); }
+  [[nodiscard]] bool can_add(const event& e) {
+    return fits(accounting::compose_rdp(spent_, curve(e)));
+  }
   /// Records e (count 1). Call only after can_add (or with enforce == false).
   void add(const event& e) {
     spent_ = accounting::compose_rdp(spent_, curve(e));

@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "dpref/conformance/generate.hpp"
-#include "dpref/pwa/run_json.hpp"
+#include "dpref/pwa/json.hpp"
 
 namespace dpref::pwa {
 

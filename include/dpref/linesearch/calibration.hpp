@@ -1,4 +1,5 @@
-// RDP budget helpers of DP-BLSGD that accountant.hpp does not provide (linesearch §4.3, §5.4):
+// Calibration of the linesearch algorithms' budgets (the RDP budget helpers of DP-BLSGD that
+// accountant.hpp does not provide, linesearch §4.3, §5.4; DP-SGD's σ is dp_sgd_sigma, dp_sgd.hpp):
 //  - the total budget ε_tot(α) on integer orders that certifies a target (ε, δ) through the same
 //    conversion the accountant reports with (Balle et al. 2020, rdp_to_dp), rounded down;
 //  - the increment amp(S_k) − amp(S_{k−1}) of a joint per-sample cost (rdp_increment; the
