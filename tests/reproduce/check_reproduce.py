@@ -464,8 +464,9 @@ def committed(full_dir, quick_dir):
     """REPRO.FULL.COMMITTED: the committed full-size report (reports/full) validates against the
     schema, ran in --full mode on all eight papers at a named commit, lists every claim of the
     registry (the claims of this build's quick report), re-derives every verdict from its
-    exported rule, and has its HTML page. Negative control: the same report with one claim
-    removed is refused."""
+    exported rule, ran every claim at the paper's size (none reduced or below_paper_size), and
+    has its HTML page. Negative controls: the same report with one claim removed, or with one
+    claim below the paper's size, is refused."""
     rep, quick = load(full_dir), load(quick_dir)
     schema = json.loads((ROOT / "spec" / "schema" / "report.schema.json").read_text())
     jsonschema.validate(rep, schema)
@@ -484,6 +485,8 @@ def committed(full_dir, quick_dir):
         for c in r["claims"]:
             if rule_verdict(c["rule"], c["numbers"]) != c["statistic_verdict"]:
                 out.append(f"{c['id']}: verdict not its rule's")
+            if c["reduced"] or c["below_paper_size"]:  # issue 30: every claim at the paper's size
+                out.append(f"{c['id']}: ran reduced or below the paper's size ({c['size']})")
         return out
 
     probs = problems_of(rep)
@@ -495,12 +498,16 @@ def committed(full_dir, quick_dir):
     bad["claims"] = bad["claims"][1:]
     if not problems_of(bad):
         fail("negative control: a report without one claim was accepted")
+    small = json.loads(json.dumps(rep))
+    small["claims"][0]["below_paper_size"] = True
+    if not problems_of(small):
+        fail("negative control: a claim below the paper's size was accepted")
     counts = rep["summary"]
     print(f"ok: committed full report at {rep['commit']} ({rep['started']}, "
           f"{rep['timings']['total_seconds']:.0f} s on {rep['machine']['cores']} cores): "
           f"{counts['claims']} claims, {counts['reproduced']} reproduced, "
           f"{counts['not_reproduced']} not reproduced, {counts['contradicted']} contradicted, "
-          f"{counts['inconclusive']} inconclusive; negative control refused")
+          f"{counts['inconclusive']} inconclusive, all at the paper's size; negative controls refused")
     return 0
 
 

@@ -16,6 +16,7 @@
 #include "dpref/accel/json.hpp"
 #include "dpref/accounting/budget_exceeded.hpp"
 #include "dpref/accounting/ledger_json.hpp"
+#include "dpref/problems/quadratic.hpp"
 #include "support/accel_problems.hpp"
 #include "support/messages.hpp"
 

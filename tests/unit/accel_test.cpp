@@ -23,6 +23,7 @@
 #include "dpref/accel/study.hpp"
 #include "dpref/problems/fast_exp.hpp"
 #include "dpref/problems/logistic_kernel.hpp"
+#include "dpref/problems/quadratic.hpp"
 #include "dpref/problems/real_logistic.hpp"
 #include "support/messages.hpp"
 
