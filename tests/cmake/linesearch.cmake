@@ -103,7 +103,7 @@ if(TARGET dpref_cli)
   add_test(NAME linesearch_mlp_full
            COMMAND ${LS_DPREF} linesearch mlp --data-dir ${PROJECT_SOURCE_DIR}/data/real/fashion-mnist
                    --iterations 2000 --eval-every 50 --early-until 200 --early-every 10 --epsilon 2
-                   --delta 1e-5 --seed 1 --diagnostics --out ${PROJECT_BINARY_DIR}/linesearch_mlp.json
+                   --delta 1e-5 --calibration paper_same_rho --allow-over-budget --seed 1 --diagnostics --out ${PROJECT_BINARY_DIR}/linesearch_mlp.json
                    --png-dir ${PROJECT_BINARY_DIR}/linesearch_mlp)
   set_tests_properties(linesearch_mlp_full PROPERTIES LABELS slow TIMEOUT 36000)
 endif()

@@ -580,3 +580,30 @@ TEST(LS_MLP_RUN, RejectsBadStartAndBudgets) {
 }
 
 }  // namespace
+
+// The proven Gaussian SVT bound charges ln(max_it)/(α−1) per line search whatever the noise, so
+// DP-BLSGD's §5.7 plan has an ε floor as ρ → 0 (3.096 at the defaults T = 1000, max_it = 20;
+// computed independently below from the plan at ρ = 1e-200 and at ρ = 1e-12, which agree). A
+// request below it is refused before the search, naming epsilon, its value and the floor (it
+// used to say "epsilon must be attainable, got 1", the search's starting point); a request above
+// it is calibrated to a plan within the request (negative control of the refusal).
+TEST(LS_MLP_RUN, ARequestBelowTheSvtFloorIsRefusedNamingEpsilonAndTheFloor) {
+  linesearch::mlp_config o;  // the defaults: T = 1000, max_it = 20, ε = 2
+  const double floor = linesearch::detail::section57_plan_total(o, 1e-12).epsilon;
+  EXPECT_GT(floor, 3.0);
+  EXPECT_LT(floor, 3.2);
+  EXPECT_NEAR(linesearch::detail::section57_plan_total(o, 1e-200).epsilon, floor, 1e-6);
+  try {
+    (void)linesearch::section57_blsgd_rho(o);
+    ADD_FAILURE() << "epsilon = 2 below the floor was accepted";
+  } catch (const invalid_parameter& e) {
+    const std::string m = e.what();
+    EXPECT_NE(m.find("linesearch::mlp.epsilon"), std::string::npos) << m;
+    EXPECT_NE(m.find("above 3.09"), std::string::npos) << m;
+    EXPECT_NE(m.find("got 2"), std::string::npos) << m;
+  }
+  o.epsilon = 4;  // above the floor: calibrated, and the plan is within the request
+  const double rho = linesearch::section57_blsgd_rho(o);
+  EXPECT_GT(rho, 0.0);
+  EXPECT_LE(linesearch::detail::section57_plan_total(o, rho).epsilon, 4.0);
+}

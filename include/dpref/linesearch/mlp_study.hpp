@@ -295,6 +295,19 @@ inline double section57_blsgd_rho(const mlp_config& o) {
     const auto g = detail::section57_plan_total(o, 1 / inv);
     return !(g.epsilon > o.epsilon) && !(g.delta > o.delta);
   };
+  // The proven Gaussian SVT bound charges ln(max_it)/(α−1) per line search whatever the noise
+  // (errata LS-E1), so the plan's ε has a floor as ρ → 0: a request below it is refused naming ε
+  // and the floor, before the search (whose own failure could only name its starting point).
+  const auto floor = detail::section57_plan_total(o, 1e-200);
+  param_checker("linesearch::mlp")
+      .require(!(floor.epsilon > o.epsilon) && !(floor.delta > o.delta), "epsilon",
+               "above " + io::format_real(double(floor.epsilon)) +
+                   ", the certified ε of DP-BLSGD's plan as ρ → 0 at iterations = " +
+                   std::to_string(o.iterations) + ", max_it = " + std::to_string(o.max_it) +
+                   " (the proven Gaussian SVT bound charges ln(max_it)/(α−1) per line search, "
+                   "errata LS-E1; fewer iterations, a larger epsilon, algorithms = dpsgd, or "
+                   "calibration = paper_same_rho with allow_over_budget)",
+               o.epsilon);
   const double inv =
       accounting::smallest_satisfying<double>(ok_inv, 1.0, "linesearch::mlp", "epsilon");
   double rho = 1 / inv;
