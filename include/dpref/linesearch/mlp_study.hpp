@@ -328,7 +328,11 @@ inline io::json mlp_json(const io::document& doc,
   const auto say = [&](const std::string& s) {
     if (progress) progress(s);
   };
-  const auto [train, test] = detail::mlp_data(o);
+  // not a structured binding: the lambdas below capture train and test (clang 14 refuses
+  // capturing a binding, the fuzz preset's compiler)
+  const auto data = detail::mlp_data(o);
+  const auto& train = data.first;
+  const auto& test = data.second;
   // budgets: DP-SGD's noise multiplier and DP-BLSGD's ρ (before any training)
   params<double> sgd = detail::section57_dpsgd(o);
   double rho_sgd = 0, rho_blsgd = 0;
