@@ -1,6 +1,6 @@
 // Explicit instantiations of the accel privacy calibration templates for every dpref scalar
 // (spec/accel.md). Consumers see matching `extern template` declarations.
-#include "dpref/accel/accel.hpp"
+#include "dpref/accel/calibration.hpp"
 
 namespace dpref::accel {
 

@@ -1,6 +1,7 @@
 // Explicit instantiations of the dda privacy templates (Lemmas 4.1-4.3, Theorem 1 calibrators)
 // for every dpref scalar (spec/dda.md). Consumers see matching `extern template` declarations.
-#include "dpref/dda/dda.hpp"
+#include "dpref/dda/calibration.hpp"
+#include "dpref/dda/composition.hpp"
 
 namespace dpref::dda {
 

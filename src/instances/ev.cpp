@@ -1,6 +1,6 @@
 // Explicit instantiations of the ev privacy calibration templates for every dpref scalar
 // (spec/ev.md). Consumers see matching `extern template` declarations.
-#include "dpref/ev/ev.hpp"
+#include "dpref/ev/calibration.hpp"
 
 namespace dpref::ev {
 

@@ -1,6 +1,6 @@
 // Explicit instantiations of the linesearch RDP accountant for every dpref scalar
 // (spec/linesearch.md). Consumers see matching `extern template` declarations.
-#include "dpref/linesearch/linesearch.hpp"
+#include "dpref/linesearch/accountant.hpp"
 
 namespace dpref::linesearch {
 
