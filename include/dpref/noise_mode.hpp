@@ -12,24 +12,25 @@
 #include <string_view>
 #include <utility>
 
+#include "dpref/enum_names.hpp"
+
 namespace dpref {
 
 /// @spec SEC.MODE
 enum class noise_mode { idealised, secure };
 
-constexpr auto enum_names(noise_mode) {
-  return std::array{std::pair{noise_mode::idealised, std::string_view("idealised")},
-                    std::pair{noise_mode::secure, std::string_view("secure")}};
-}
+DPREF_ENUM_NAMES(noise_mode, idealised, secure)
 
 /// What the certified guarantee covers in each mode (the result's privacy.noise text).
 constexpr std::string_view released_doubles_statement(noise_mode m) {
   return m == noise_mode::secure
-             ? std::string_view("the certified guarantee holds for the released doubles "
-                                "(lattice release, spec/secure_release.md)")
-             : std::string_view("the certified guarantee is for the idealised real-number "
-                                "mechanism; the released doubles' low-order bits are not covered "
-                                "(run with release = secure, --secure)");
+             ? std::string_view(
+                   "the certified guarantee holds for the released doubles "
+                   "(lattice release, spec/secure_release.md)")
+             : std::string_view(
+                   "the certified guarantee is for the idealised real-number "
+                   "mechanism; the released doubles' low-order bits are not covered "
+                   "(run with release = secure, --secure)");
 }
 
 }  // namespace dpref

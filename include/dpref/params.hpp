@@ -11,6 +11,7 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <type_traits>
 
 #include "dpref/error.hpp"
 
@@ -65,6 +66,17 @@ class param_checker {
                  std::string_view condition) const {
     if (!is_finite_value(x) || x < lo || x > hi) fail(field, condition, x);
   }
+  /// lo < x <= hi (x finite); `condition` describes the range for the message.
+  template <class Real>
+  void in_open_closed(std::string_view field, const Real& x, const std::type_identity_t<Real>& lo,
+                      const std::type_identity_t<Real>& hi, std::string_view condition) const {
+    if (!is_finite_value(x) || !(x > lo) || x > hi) fail(field, condition, x);
+  }
+  /// x ∈ (0, 1).
+  template <class Real>
+  void unit_open(std::string_view field, const Real& x) const {
+    if (!(x > Real(0) && x < Real(1))) fail(field, "in (0, 1)", x);
+  }
   /// δ ∈ [0, 1).
   template <class Real>
   void delta(std::string_view field, const Real& x) const {
@@ -84,6 +96,27 @@ class param_checker {
       if (hi != std::numeric_limits<Int>::max()) cond += " and <= " + std::to_string(hi);
       fail(field, cond, n);
     }
+  }
+  /// Refuses release = secure unless Real is double (SEC.MODE: the lattice release is defined
+  /// on doubles, spec/secure_release.md); called when release = secure.
+  template <class Real>
+  void require_double_for_secure() const {
+    if constexpr (!std::is_same_v<Real, double>)
+      fail("release",
+           std::string("idealised at precision ") + scalar_name<Real>() +
+               " (the lattice release is defined on doubles: run secure mode at precision "
+               "double)",
+           std::string("secure"));
+  }
+  /// The same, and refuses release = secure for a non-private `algorithm` (no noise is
+  /// accounted: there is no release to secure).
+  template <class Real>
+  void require_secure_release_allowed(bool is_private, std::string_view algorithm) const {
+    require_double_for_secure<Real>();
+    require(is_private, "release",
+            "idealised for " + std::string(algorithm) +
+                " (non-private: no noise is accounted, there is no release to secure)",
+            std::string("secure"));
   }
   [[nodiscard]] const std::string& owner() const { return owner_; }
 

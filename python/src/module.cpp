@@ -22,6 +22,7 @@
 #include "dpref/audit/auditor.hpp"
 #include "dpref/audit/builtin.hpp"
 #include "dpref/audit/events.hpp"
+#include "dpref/audit/report_json.hpp"
 #include "dpref/conformance/check.hpp"
 #include "dpref/conformance/corpus.hpp"
 #include "dpref/conformance/numbers.hpp"
@@ -390,32 +391,9 @@ std::string audit_callable(const py::function& f, const std::vector<std::string>
   };
   const audit::audit_report r = audit::run_audit_counts<double>(
       pairs, [&](std::size_t) { return fams; }, count, cfg);
-  nlohmann::json j;
+  nlohmann::json j = audit::report_json(r, seed, search, test);
   j["mechanism"] = "python callable";
-  j["epsilon_claimed"] = r.epsilon;
-  j["delta_claimed"] = r.delta;
-  j["epsilon_lower_bound"] = std::isfinite(r.eps_lb) ? nlohmann::json(r.eps_lb) : nlohmann::json();
-  j["verdict"] = r.violation ? "violation" : "no violation";
-  j["alpha"] = r.alpha;
-  j["seed"] = seed;
-  j["samples_per_side"] = {{"search", search}, {"test", test}};
   j["seconds"] = r.seconds;
-  nlohmann::json jp = nlohmann::json::array();
-  for (const auto& p : r.pairs)
-    jp.push_back(
-        {{"pair", p.pair},
-         {"event", p.event.description},
-         {"direction", p.event.swapped ? "P[M(D')∈S] / P[M(D)∈S]" : "P[M(D)∈S] / P[M(D')∈S]"},
-         {"count_numerator", p.count_num},
-         {"count_denominator", p.count_den},
-         {"test_samples", p.n},
-         {"p_lower", p.p_lower},
-         {"p_upper", p.p_upper},
-         {"epsilon_lower_bound",
-          std::isfinite(p.eps_lb) ? nlohmann::json(p.eps_lb) : nlohmann::json()},
-         {"delta_lower_bound", p.delta_lb},
-         {"violation", p.violation}});
-  j["pairs"] = jp;
   return j.dump();
 }
 

@@ -36,7 +36,7 @@ if(TARGET dpref_cli)
   add_test(NAME SEC_ACCEL_cli_mp50_refused
            COMMAND ${CMAKE_COMMAND} -E env sh -c "$<TARGET_FILE:dpref_cli> accel run --n 100 --d 2 --iterations 3 --secure --precision mp50 2>&1; test $? -ne 0 && echo REFUSED")
   set_tests_properties(SEC_ACCEL_cli_mp50_refused PROPERTIES LABELS unit
-                       PASS_REGULAR_EXPRESSION "release must be idealised unless the precision is double.*REFUSED")
+                       PASS_REGULAR_EXPRESSION "release must be idealised at precision mp50 .the lattice release.*REFUSED")
 endif()
 # Cost of secure mode for accel, dda and linesearch (SEC.ACCEL.COST, SEC.DDA.COST,
 # SEC.LINESEARCH.COST): `dpref reproduce` claims (reproduce.cmake; utility ratios) and

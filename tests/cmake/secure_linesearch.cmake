@@ -23,5 +23,5 @@ if(TARGET dpref_cli)
   add_test(NAME SEC_LINESEARCH_cli_mp50_refused
            COMMAND ${CMAKE_COMMAND} -E env sh -c "$<TARGET_FILE:dpref_cli> linesearch run --algorithm dpsgd --synthetic-n 500 --synthetic-d 2 --secure --precision mp50 2>&1; test $? -ne 0 && echo REFUSED")
   set_tests_properties(SEC_LINESEARCH_cli_mp50_refused PROPERTIES LABELS unit
-                       PASS_REGULAR_EXPRESSION "release must be idealised unless the precision is double.*REFUSED")
+                       PASS_REGULAR_EXPRESSION "release must be idealised at precision mp50 .the lattice release.*REFUSED")
 endif()

@@ -18,6 +18,7 @@
 #include "dpref/accounting/ledger_json.hpp"
 #include "dpref/problems/quadratic.hpp"
 #include "support/accel_problems.hpp"
+#include "support/ledger_roundtrip.hpp"
 #include "support/messages.hpp"
 
 namespace dpref {
@@ -27,18 +28,6 @@ using dpref::test::message_of;
 
 accel::problem<double> small_problem(long long n = 200, long long d = 4, double B = 20) {
   return test::small_accel_problem(n, d, B);
-}
-
-/// The ledger's JSON read back and re-accounted (what `dpref account` does) gives the run's
-/// guarantee bit for bit.
-template <class R>
-void expect_ledger_roundtrip(const R& r) {
-  const io::json j = accounting::ledger_value(r.privacy.ledger);
-  const auto back =
-      accounting::read_ledger<double>(io::node(io::document::from_value(j, "ledger")));
-  const auto g = back.total();
-  EXPECT_EQ(g.epsilon, r.privacy.guarantee.epsilon);
-  EXPECT_EQ(g.delta, r.privacy.guarantee.delta);
 }
 
 // ---------------------------------------------------------------------------- ACCEL.PARAMS --
@@ -147,7 +136,7 @@ TEST(ACCEL_LEDGER, StepEventIsEquation33) {
     EXPECT_GT(r.privacy.guarantee.epsilon, 0.7 * (1 - 1e-13));
     EXPECT_EQ(r.privacy.guarantee.delta, 0.0);
     EXPECT_TRUE(r.privacy.budget_met);
-    expect_ledger_roundtrip(r);
+    dpref::test::expect_ledger_roundtrip(r);
   }
 }
 
@@ -163,7 +152,7 @@ TEST(ACCEL_LEDGER, OptimisedSplitOneEventPerStep) {
       EXPECT_EQ(r.privacy.ledger.events().size(), static_cast<std::size_t>(r.iterations));
       EXPECT_LE(r.privacy.guarantee.epsilon, 1.0);
       EXPECT_GT(r.privacy.guarantee.epsilon, 1.0 - 1e-12);
-      expect_ledger_roundtrip(r);
+      dpref::test::expect_ledger_roundtrip(r);
     }
   }
 }

@@ -339,14 +339,28 @@ TEST(PRIV_RELEASE, PrivateResultsCarryDiagnosticsOnlyOnRequest) {
 // (spec/hardening.md HARD.APPLIES, HARD.VACUOUS, HARD.WORK)
 #include "dpref/accounting/account_report.hpp"
 #include "dpref/audit/builtin.hpp"
+#include "dpref/enum_names.hpp"
 
 namespace {
 
 enum class toy_mode { plain, scaled };
-constexpr auto enum_names(toy_mode) {
-  return std::array{std::pair{toy_mode::plain, std::string_view("plain")},
-                    std::pair{toy_mode::scaled, std::string_view("scaled")}};
-}
+DPREF_ENUM_NAMES(toy_mode, plain, scaled)
+
+// DPREF_ENUM_NAMES splits the macro's text: every enumerator with its own spelling, in order,
+// including names with digits and underscores and a single value (checked at compile time)
+enum class toy_spelled { a1, snake_case_name, z };
+DPREF_ENUM_NAMES(toy_spelled, a1, snake_case_name, z)
+enum class toy_single { only };
+DPREF_ENUM_NAMES(toy_single, only)
+static_assert(enum_names(toy_spelled{}).size() == 3);
+static_assert(enum_names(toy_spelled{})[0].first == toy_spelled::a1 &&
+              enum_names(toy_spelled{})[0].second == "a1");
+static_assert(enum_names(toy_spelled{})[1].first == toy_spelled::snake_case_name &&
+              enum_names(toy_spelled{})[1].second == "snake_case_name");
+static_assert(enum_names(toy_spelled{})[2].first == toy_spelled::z &&
+              enum_names(toy_spelled{})[2].second == "z");
+static_assert(enum_names(toy_single{}).size() == 1 && enum_names(toy_single{})[0].second == "only");
+static_assert(enum_names(toy_mode{})[1].second == "scaled");
 
 /// A struct with one mode-dependent field (scale) and one optional-dependent field (step).
 struct toy_mode_params {

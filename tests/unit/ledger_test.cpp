@@ -9,6 +9,7 @@
 #include "dpref/accounting/accounting.hpp"
 #include "dpref/accounting/ledger_json.hpp"
 #include "dpref/parallel/worker_scope.hpp"
+#include "support/ledger_roundtrip.hpp"
 #include "support/messages.hpp"
 #include "support/scalars.hpp"
 
@@ -156,20 +157,7 @@ using all_scalars = ::testing::Types<double, long double, mp50, mpfr_real>;
 TYPED_TEST_SUITE(ACC_LEDGER_JSON, all_scalars, dpref::test::scalar_names);
 
 TYPED_TEST(ACC_LEDGER_JSON, RoundTripReaccountsBitForBit) {
-  using R = TypeParam;
-  accounting_options<R> opt;
-  opt.delta = R(1) / 100000;
-  opt.max_order = 64;
-  ledger<R> l(opt);
-  for (auto& e : sample_events<R>()) l.record(e);
-  const guarantee<R> before = l.total();
-  const std::string text = ledger_value(l).dump(1);
-  const io::document d = io::document::parse(text, "ledger.json");
-  const ledger<R> back = read_ledger<R>(io::node(d));
-  const guarantee<R> after = back.total();
-  EXPECT_EQ(after.epsilon, before.epsilon);
-  EXPECT_EQ(after.delta, before.delta);
-  EXPECT_EQ(ledger_value(back).dump(1), text);
+  dpref::test::expect_events_roundtrip<TypeParam>(sample_events<TypeParam>());
 }
 
 TEST(ACC_LEDGER_JSON, StrictReaderRefusesWhatWouldWeakenTheResult) {

@@ -15,6 +15,7 @@
 #include "dpref/accounting/budget_exceeded.hpp"
 #include "dpref/accounting/ledger_json.hpp"
 #include "dpref/pwa/json.hpp"
+#include "support/ledger_roundtrip.hpp"
 #include "support/messages.hpp"
 
 namespace dpref {
@@ -24,18 +25,6 @@ using dpref::test::message_of;
 
 pwa::problem<double> gaussian(int m, int d, double c, double bmax = 1, std::uint64_t seed = 7) {
   return pwa::gaussian_instance<double>(seed, m, d, c, bmax);
-}
-
-/// The ledger's JSON read back and re-accounted (what `dpref account` does) gives the run's
-/// guarantee bit for bit.
-template <class R>
-void expect_ledger_roundtrip(const R& r) {
-  const io::json j = accounting::ledger_value(r.privacy.ledger);
-  const auto back =
-      accounting::read_ledger<double>(io::node(io::document::from_value(j, "ledger")));
-  const auto g = back.total();
-  EXPECT_EQ(g.epsilon, r.privacy.guarantee.epsilon);
-  EXPECT_EQ(g.delta, r.privacy.guarantee.delta);
 }
 
 // ------------------------------------------------------------------------------ PWA.PARAMS --
@@ -122,7 +111,7 @@ TEST(PWA_RUN, PrivateSubgradientLedgerAndIterates) {
   vector<double> x = vector<double>::Zero(2);
   for (const long long i : r.selected) x -= 0.01 * prob.A().row(i).transpose();
   EXPECT_LT((x - r.x).norm(), 1e-12);
-  expect_ledger_roundtrip(r);
+  dpref::test::expect_ledger_roundtrip(r);
   // same seed → same output; another seed → another output
   EXPECT_EQ(pwa::run(prob, p, philox_stream(20261121)).x, r.x);
   EXPECT_NE(pwa::run(prob, p, philox_stream(20261122)).selected, r.selected);
@@ -140,7 +129,7 @@ TEST(PWA_RUN, PerturbData) {
   EXPECT_LE(r.privacy.guarantee.epsilon, 0.1);
   EXPECT_GE(r.privacy.guarantee.epsilon, 0.1 * (1 - 1e-12));
   EXPECT_TRUE(prob.polytope().contains(r.x, 1e-12));
-  expect_ledger_roundtrip(r);
+  dpref::test::expect_ledger_roundtrip(r);
 }
 
 // Non-private algorithms claim no guarantee; the optimum is the LP's, converged.
@@ -178,7 +167,7 @@ TEST(PWA_RUN, ExponentialMechanism) {
   EXPECT_LE(r.privacy.guarantee.epsilon, 0.3);
   EXPECT_GE(r.privacy.guarantee.epsilon, 0.3 * (1 - 1e-12));
   EXPECT_LE(std::abs(r.x[0]), 2.0);
-  expect_ledger_roundtrip(r);
+  dpref::test::expect_ledger_roundtrip(r);
 }
 
 // ------------------------------------------------------------------------- PWA.RUN.BUDGET --
@@ -417,7 +406,7 @@ TEST(PWA_RUN_E4, SolutionPerturbationNoiseRule) {
   const double G = prob.A().rowwise().norm().maxCoeff();
   EXPECT_NEAR(*a.bound_theorem17, G * 4 * 16, 1e-9 * G * 64);
   EXPECT_NEAR(*b.bound_theorem17, G * 4 * 32, 1e-9 * G * 128);
-  expect_ledger_roundtrip(b);
+  dpref::test::expect_ledger_roundtrip(b);
 }
 
 // PRIV.BOUNDS through pwa: every private document lists its enforced constants, each with its

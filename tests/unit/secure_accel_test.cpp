@@ -16,6 +16,7 @@
 #include "dpref/accounting/budget_exceeded.hpp"
 #include "dpref/accounting/ledger_json.hpp"
 #include "support/accel_problems.hpp"
+#include "support/ledger_roundtrip.hpp"
 #include "support/messages.hpp"
 
 namespace dpref {
@@ -38,17 +39,6 @@ accel::params<double> secure_params(accel::algorithm_kind a, long long T = 8) {
 const std::vector<accel::algorithm_kind> kAll = {
     accel::algorithm_kind::gd,      accel::algorithm_kind::shb,  accel::algorithm_kind::nag,
     accel::algorithm_kind::nag_opt, accel::algorithm_kind::masg, accel::algorithm_kind::masg_opt};
-
-/// The ledger's JSON read back and re-accounted (what `dpref account` does).
-template <class R>
-void expect_secure_ledger_roundtrip(const R& r) {
-  const io::json j = accounting::ledger_value(r.privacy.ledger);
-  const auto back =
-      accounting::read_ledger<double>(io::node(io::document::from_value(j, "ledger")));
-  const auto g = back.total();
-  EXPECT_EQ(g.epsilon, r.privacy.guarantee.epsilon);
-  EXPECT_EQ(g.delta, r.privacy.guarantee.delta);
-}
 
 /// (3.3) at the snapped step: ln(1 + (m/n)(e^{ε_s} − 1)), ε_s = (Δ1 + d 2^k)/(2^k t), in long
 /// double (independent of the accountant).
@@ -107,7 +97,7 @@ TEST(SEC_ACCEL, EveryAlgorithmLedgerIsSnappedAndWithinBudget) {
       EXPECT_GE(r.privacy.guarantee.epsilon, 0.999);  // calibrated: the budget is used
       EXPECT_TRUE(r.privacy.budget_met);
       EXPECT_EQ(r.eps_spent, r.privacy.guarantee.epsilon);
-      expect_secure_ledger_roundtrip(r);
+      dpref::test::expect_ledger_roundtrip(r);
       // the reported scales are t 2^k of the events
       for (const double b : r.noise_scales) EXPECT_GT(b, 0.0);
     }
@@ -213,8 +203,8 @@ TEST(SEC_ACCEL, ReleaseSecureRefusedOffDoubleAndWithoutNoise) {
   accel::params<long double> pl;
   pl.release = noise_mode::secure;
   EXPECT_EQ(message_of([&] { pl.validate(); }),
-            "accel::params.release must be idealised unless the precision is double (the "
-            "lattice release is defined on doubles, spec/secure_release.md), got secure");
+            "accel::params.release must be idealised at precision long double (the lattice "
+            "release is defined on doubles: run secure mode at precision double), got secure");
   accel::params<mp50> pm;
   pm.release = noise_mode::secure;
   EXPECT_NE(message_of([&] { pm.validate(); }).find("accel::params.release must be idealised"),
@@ -250,7 +240,7 @@ TEST(SEC_ACCEL, JsonSaysSecureAndIdealisedIsUnchanged) {
   EXPECT_NE(message_of([] {
               accel::run_json<long double>(
                   io::document::parse(R"({"params": {"release": "secure"}})", "doc"));
-            }).find("release must be idealised unless the precision is double"),
+            }).find("release must be idealised at precision long double"),
             std::string::npos);
 }
 

@@ -207,8 +207,8 @@ TEST(SEC_DDA, RefusedOffDoubleAndOffRdp) {
   dda::params<long double> pl;
   pl.release = noise_mode::secure;
   EXPECT_EQ(message_of([&] { pl.validate(); }),
-            "dda::params.release must be idealised unless the precision is double (the lattice "
-            "release is defined on doubles, spec/secure_release.md), got secure");
+            "dda::params.release must be idealised at precision long double (the lattice release "
+            "is defined on doubles: run secure mode at precision double), got secure");
   dda::params<mp50> pm;
   pm.release = noise_mode::secure;
   EXPECT_NE(message_of([&] { pm.validate(); }).find("dda::params.release must be idealised"),

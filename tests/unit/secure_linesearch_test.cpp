@@ -15,6 +15,7 @@
 #include "dpref/accounting/ledger_json.hpp"
 #include "dpref/linesearch/json.hpp"
 #include "dpref/linesearch/run.hpp"
+#include "support/ledger_roundtrip.hpp"
 #include "support/messages.hpp"
 
 namespace dpref {
@@ -41,14 +42,6 @@ linesearch::params<double> secure_params(linesearch::algorithm a) {
   return p;
 }
 
-template <class R>
-void expect_ledger_roundtrip(const R& r) {
-  const auto back = accounting::read_ledger<double>(
-      io::node(io::document::from_value(accounting::ledger_value(r.privacy.ledger), "ledger")));
-  EXPECT_EQ(back.total().epsilon, r.privacy.guarantee.epsilon);
-  EXPECT_EQ(back.total().delta, r.privacy.guarantee.delta);
-}
-
 // ----------------------------------------------------------------------- SEC.LINESEARCH --
 
 TEST(SEC_LINESEARCH, DpSgdLedgerIsSnappedAndWithinBudget) {
@@ -69,7 +62,7 @@ TEST(SEC_LINESEARCH, DpSgdLedgerIsSnappedAndWithinBudget) {
   const auto& sg = std::get<accounting::snapped_gaussian_mechanism<double>>(e.what);
   EXPECT_EQ(sg.sensitivity, 3.0);  // C_grad
   EXPECT_EQ(sg.dimension, 3);
-  expect_ledger_roundtrip(r);
+  dpref::test::expect_ledger_roundtrip(r);
   // the idealised run (MTZ bound) needs less noise; the secure one pays Zhu–Wang + inflation
   auto pi = p;
   pi.release = noise_mode::idealised;
@@ -113,7 +106,7 @@ TEST(SEC_LINESEARCH, OutpertLedgerAndLattice) {
   EXPECT_LE((D + std::sqrt(3.0L) * g) / (g * static_cast<long double>(sv.grid_scale)), 1.0L);
   EXPECT_GT((D + std::sqrt(3.0L) * g) / (g * static_cast<long double>(sv.grid_scale - 1)), 1.0L);
   EXPECT_LE(r.privacy.guarantee.epsilon, 1.0);
-  expect_ledger_roundtrip(r);
+  dpref::test::expect_ledger_roundtrip(r);
   for (Eigen::Index j = 0; j < r.w.size(); ++j) {
     const double u = std::ldexp(r.w[j], -sv.grid_exponent);
     EXPECT_EQ(u, std::nearbyint(u)) << "w[" << j << "] = " << r.w[j];
@@ -141,12 +134,12 @@ TEST(SEC_LINESEARCH, RefusedOffDoubleAndForOtherAlgorithms) {
   pl.algorithm = linesearch::algorithm::dpsgd;
   pl.release = noise_mode::secure;
   EXPECT_EQ(message_of([&] { pl.validate(); }),
-            "linesearch::params.release must be idealised unless the precision is double (the "
-            "lattice release is defined on doubles, spec/secure_release.md), got secure");
+            "linesearch::params.release must be idealised at precision long double (the lattice "
+            "release is defined on doubles: run secure mode at precision double), got secure");
   linesearch::params<mp50> pm;
   pm.algorithm = linesearch::algorithm::outpert;
   pm.release = noise_mode::secure;
-  EXPECT_NE(message_of([&] { pm.validate(); }).find("release must be idealised unless the"),
+  EXPECT_NE(message_of([&] { pm.validate(); }).find("release must be idealised at precision mp50"),
             std::string::npos);
   for (const auto a : {linesearch::algorithm::objpert, linesearch::algorithm::nonprivate,
                        linesearch::algorithm::majority}) {
@@ -224,7 +217,7 @@ TEST(SEC_LINESEARCH, BlsgdFamilyAndDpAgdRunOnTheLattice) {
     EXPECT_GT(searches, 0) << name;
     EXPECT_GT(r.calls.updates, 0) << name;
     EXPECT_LT(P.value(r.w), F0) << name;
-    expect_ledger_roundtrip(r);
+    dpref::test::expect_ledger_roundtrip(r);
     const auto again = linesearch::run(P, p, philox_stream(5));
     for (Eigen::Index j = 0; j < r.w.size(); ++j) EXPECT_EQ(r.w[j], again.w[j]) << name;
     const auto other = linesearch::run(P, p, philox_stream(6));  // negative control

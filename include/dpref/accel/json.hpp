@@ -22,13 +22,6 @@
 
 namespace dpref::accel {
 
-namespace detail {
-template <real_scalar Real>
-io::json opt_value(const std::optional<Real>& x) {
-  return x ? io::real_value(*x) : io::json(nullptr);
-}
-}  // namespace detail
-
 /// The label of the non-private section.
 inline constexpr const char* non_private_note =
     "not covered by the privacy guarantee: functions of the private data without noise (the "
@@ -65,7 +58,7 @@ io::json result_json(const run_result<Real>& res, const config<Real>& cfg,
   const auto& d = res.diagnostics;
   io::json np = io::json::object();
   np["note"] = non_private_note;
-  np["objective"] = detail::opt_value(d.objective);
+  np["objective"] = io::to_value(d.objective);
   if (d.fstar)
     np["F_star"] = {{"value", io::real_value(d.fstar->value)},
                     {"gap_bound", io::real_value(d.fstar->gap_bound)},
@@ -73,7 +66,7 @@ io::json result_json(const run_result<Real>& res, const config<Real>& cfg,
                     {"iterations", d.fstar->iterations}};
   else
     np["F_star"] = nullptr;
-  np["smoothness_certified"] = detail::opt_value(d.smoothness_certified);
+  np["smoothness_certified"] = io::to_value(d.smoothness_certified);
   if (priv) np["trace"] = trace;
   parts.non_private = std::move(np);
   return result_value(res, std::move(parts));
@@ -86,10 +79,7 @@ io::json result_json(const run_result<Real>& res, const config<Real>& cfg,
 /// @spec ACCEL.JSON ARCH.JSON
 template <real_scalar Real>
 io::json run_json(const io::document& doc) {
-  config<Real> cfg;
-  io::read_fields(io::node(doc), cfg);
-  at_path(doc, "/params", [&] { cfg.params.validate(); });
-  at_path(doc, "/problem", [&] { cfg.problem.validate(); });
+  const auto cfg = read_run_config<config<Real>>(doc);
   const problem<Real> prob = at_path(doc, "/problem", [&] { return make_problem(cfg.problem); });
   const philox_stream stream(cfg.seed, cfg.stream);
   const run_result<Real> res =

@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "dpref/enum_names.hpp"
 #include "dpref/error.hpp"
 #include "dpref/io/fields.hpp"
 #include "dpref/noise_mode.hpp"
@@ -22,14 +23,7 @@ namespace dpref::accel {
 
 /// The six algorithms of accel, selected by params.algorithm.
 enum class algorithm_kind { gd, shb, nag, nag_opt, masg, masg_opt };
-constexpr auto enum_names(algorithm_kind) {
-  return std::array{std::pair{algorithm_kind::gd, std::string_view("gd")},
-                    std::pair{algorithm_kind::shb, std::string_view("shb")},
-                    std::pair{algorithm_kind::nag, std::string_view("nag")},
-                    std::pair{algorithm_kind::nag_opt, std::string_view("nag_opt")},
-                    std::pair{algorithm_kind::masg, std::string_view("masg")},
-                    std::pair{algorithm_kind::masg_opt, std::string_view("masg_opt")}};
-}
+DPREF_ENUM_NAMES(algorithm_kind, gd, shb, nag, nag_opt, masg, masg_opt)
 
 /// How the gradient noise is chosen.
 enum class noise_mode {
@@ -37,11 +31,7 @@ enum class noise_mode {
   fixed,       ///< b_t = params.noise_scale for every t; the ledger accounts the implied ε
   none         ///< no noise (non-private: no guarantee is claimed, no ledger)
 };
-constexpr auto enum_names(noise_mode) {
-  return std::array{std::pair{noise_mode::calibrated, std::string_view("calibrated")},
-                    std::pair{noise_mode::fixed, std::string_view("fixed")},
-                    std::pair{noise_mode::none, std::string_view("none")}};
-}
+DPREF_ENUM_NAMES(noise_mode, calibrated, fixed, none)
 
 /// Parameters of the accel algorithms (field list: JSON keys and `dpref accel run` flags).
 /// Absent optionals mean the documented default (no "0 means auto").
@@ -177,11 +167,7 @@ struct params {
     ch.at_least<long long>("masg_p", masg_p, 1, 60);
     if (masg_n1) ch.at_least<long long>("masg_n1", *masg_n1, 1, max_iterations);
     if (release == ::dpref::noise_mode::secure) {
-      if constexpr (!std::is_same_v<Real, double>)
-        ch.fail("release",
-                "idealised unless the precision is double (the lattice release is defined on "
-                "doubles, spec/secure_release.md)",
-                std::string("secure"));
+      ch.require_double_for_secure<Real>();
       if (noise == noise_mode::none)
         ch.fail("release", "idealised when noise = none (a non-private run releases no noise)",
                 std::string("secure"));

@@ -22,6 +22,7 @@
 #include "dpref/accel/problem.hpp"
 #include "dpref/accel/reference.hpp"
 #include "dpref/accel/result.hpp"
+#include "dpref/run/config.hpp"
 
 namespace dpref::accel {
 
@@ -66,24 +67,8 @@ run_result<Real> run(const Problem& prob, const params<Real>& p, const philox_st
   return out;
 }
 
-/// Complete configuration of a run: the problem's public description, the parameters and the
-/// stream (seed, stream id) of the run's noise and minibatches. Its JSON is the `--params`
-/// document of `dpref accel run` and the "config" echoed in the result.
-/// @spec ACCEL.RUN
+/// The `--params` document of `dpref accel run` and the "config" of its result (ARCH.RUN).
 template <real_scalar Real>
-struct config {
-  problem_spec<Real> problem;
-  accel::params<Real> params;
-  std::uint64_t seed = 20261121;
-  std::uint64_t stream = 0;
-
-  template <class V>
-  void fields(V&& v) {
-    v("problem", problem, "the instance (public description)");
-    v("params", params, "the algorithm and its parameters");
-    v("seed", seed, "seed of the run's stream (noise and minibatches)");
-    v("stream", stream, "stream id of the run's stream");
-  }
-};
+using config = run_config<problem_spec<Real>, accel::params<Real>, 0>;
 
 }  // namespace dpref::accel

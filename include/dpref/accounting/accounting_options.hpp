@@ -29,6 +29,7 @@
 #include "dpref/accounting/subsampling_wor.hpp"
 #include "dpref/accounting/svt.hpp"
 #include "dpref/accounting/types.hpp"
+#include "dpref/enum_names.hpp"
 #include "dpref/params.hpp"
 
 namespace dpref::accounting {
@@ -38,15 +39,8 @@ enum class accounting_method {
   pld,  ///< privacy-loss distributions (certified pessimistic discretisation)
   best  ///< both; the smaller certified ε
 };
-constexpr auto enum_names(accounting_method) {
-  return std::array{std::pair{accounting_method::rdp, std::string_view("rdp")},
-                    std::pair{accounting_method::pld, std::string_view("pld")},
-                    std::pair{accounting_method::best, std::string_view("best")}};
-}
-constexpr auto enum_names(conversion_method) {
-  return std::array{std::pair{conversion_method::balle2020, std::string_view("balle2020")},
-                    std::pair{conversion_method::mironov, std::string_view("mironov")}};
-}
+DPREF_ENUM_NAMES(accounting_method, rdp, pld, best)
+DPREF_ENUM_NAMES(conversion_method, balle2020, mironov)
 
 /// How a ledger is accounted. @spec ACC.ACCOUNT
 template <real_scalar Real>

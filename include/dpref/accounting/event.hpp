@@ -52,6 +52,7 @@
 #include "dpref/accounting/mechanism_kinds.hpp"
 #include "dpref/accounting/svt.hpp"
 #include "dpref/accounting/types.hpp"
+#include "dpref/enum_names.hpp"
 #include "dpref/error.hpp"
 #include "dpref/io/fields.hpp"
 #include "dpref/params.hpp"
@@ -62,17 +63,10 @@ namespace dpref::accounting {
 // ------------------------------------------------------------------------------ subsampling --
 
 enum class sampling_scheme { poisson, without_replacement };
-constexpr auto enum_names(sampling_scheme) {
-  return std::array{
-      std::pair{sampling_scheme::poisson, std::string_view("poisson")},
-      std::pair{sampling_scheme::without_replacement, std::string_view("without_replacement")}};
-}
+DPREF_ENUM_NAMES(sampling_scheme, poisson, without_replacement)
 /// Neighbouring relation of the data sets the guarantee is about.
 enum class neighbouring { add_remove, replace_one };
-constexpr auto enum_names(neighbouring) {
-  return std::array{std::pair{neighbouring::add_remove, std::string_view("add_remove")},
-                    std::pair{neighbouring::replace_one, std::string_view("replace_one")}};
-}
+DPREF_ENUM_NAMES(neighbouring, add_remove, replace_one)
 
 /// A subsampling step before the mechanism. Poisson: each record independently with
 /// probability `rate`. Without replacement: `sample_size` of `population` records (or, when
@@ -100,11 +94,7 @@ enum class analysis {
   pure,       ///< as ε-DP (pure mechanisms only), composed by adding ε
   rdp         ///< as a Rényi-DP curve (Laplace and pure events through the tight conversion)
 };
-constexpr auto enum_names(analysis) {
-  return std::array{std::pair{analysis::automatic, std::string_view("automatic")},
-                    std::pair{analysis::pure, std::string_view("pure")},
-                    std::pair{analysis::rdp, std::string_view("rdp")}};
-}
+DPREF_ENUM_NAMES(analysis, automatic, pure, rdp)
 
 // ------------------------------------------------------------------------------------ event --
 

@@ -14,6 +14,7 @@
 
 #include "dpref/accounting/svt.hpp"
 #include "dpref/accounting/types.hpp"
+#include "dpref/enum_names.hpp"
 #include "dpref/error.hpp"
 #include "dpref/io/fields.hpp"
 #include "dpref/params.hpp"
@@ -203,10 +204,7 @@ struct snapped_vector_laplace_mechanism {
 
 /// Noise of the sparse-vector (AboveThreshold) mechanism.
 enum class svt_noise { laplace, gaussian };
-constexpr auto enum_names(svt_noise) {
-  return std::array{std::pair{svt_noise::laplace, std::string_view("laplace")},
-                    std::pair{svt_noise::gaussian, std::string_view("gaussian")}};
-}
+DPREF_ENUM_NAMES(svt_noise, laplace, gaussian)
 constexpr auto enum_names(svt_bound) {
   return std::array{std::pair{svt_bound::proven, std::string_view("proven")},
                     std::pair{svt_bound::paper_eq4_5, std::string_view("unproven_eq4_5")}};

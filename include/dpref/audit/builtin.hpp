@@ -23,6 +23,7 @@
 #include "dpref/audit/events.hpp"
 #include "dpref/audit/negative_controls.hpp"
 #include "dpref/audit/neighbours.hpp"
+#include "dpref/audit/report_json.hpp"
 #include "dpref/mechanisms/above_threshold.hpp"
 #include "dpref/mechanisms/exponential.hpp"
 #include "dpref/mechanisms/gaussian.hpp"
@@ -223,31 +224,9 @@ inline audit_report run_builtin(const builtin_options& o, std::string& sampler) 
 /// The report of `dpref audit --json` for a built-in audit.
 inline nlohmann::json builtin_report_json(const builtin_options& o, const audit_report& r,
                                           const std::string& sampler) {
-  nlohmann::json j;
+  nlohmann::json j = report_json(r, o.seed, o.samples, o.samples);
   j["mechanism"] = o.mechanism;
   j["sampler"] = sampler;
-  j["epsilon_claimed"] = r.epsilon;
-  j["delta_claimed"] = r.delta;
-  j["epsilon_lower_bound"] = std::isfinite(r.eps_lb) ? nlohmann::json(r.eps_lb) : nlohmann::json();
-  j["verdict"] = r.violation ? "violation" : "no violation";
-  j["alpha"] = r.alpha;
-  j["seed"] = o.seed;
-  j["samples_per_side"] = {{"search", o.samples}, {"test", o.samples}};
-  nlohmann::json pairs = nlohmann::json::array();
-  for (const auto& p : r.pairs)
-    pairs.push_back(
-        {{"pair", p.pair},
-         {"event", p.event.description},
-         {"direction", p.event.swapped ? "P[M(D')∈S] / P[M(D)∈S]" : "P[M(D)∈S] / P[M(D')∈S]"},
-         {"count_numerator", p.count_num},
-         {"count_denominator", p.count_den},
-         {"test_samples", p.n},
-         {"p_lower", p.p_lower},
-         {"p_upper", p.p_upper},
-         {"epsilon_lower_bound",
-          std::isfinite(p.eps_lb) ? nlohmann::json(p.eps_lb) : nlohmann::json()},
-         {"violation", p.violation}});
-  j["pairs"] = pairs;
   return j;
 }
 

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "dpref/dda/problem.hpp"
+#include "dpref/enum_names.hpp"
 #include "dpref/io/dataset.hpp"
 #include "dpref/params.hpp"
 #include "dpref/problems/regularizers.hpp"
@@ -26,16 +27,9 @@
 namespace dpref::dda {
 
 enum class dataset { synthetic, fashion, grants };
-constexpr auto enum_names(dataset) {
-  return std::array{std::pair{dataset::synthetic, std::string_view("synthetic")},
-                    std::pair{dataset::fashion, std::string_view("fashion")},
-                    std::pair{dataset::grants, std::string_view("grants")}};
-}
+DPREF_ENUM_NAMES(dataset, synthetic, fashion, grants)
 enum class regularizer_choice { l2, l1 };
-constexpr auto enum_names(regularizer_choice) {
-  return std::array{std::pair{regularizer_choice::l2, std::string_view("l2")},
-                    std::pair{regularizer_choice::l1, std::string_view("l1")}};
-}
+DPREF_ENUM_NAMES(regularizer_choice, l2, l1)
 
 /// Training and test records (columns), labels ±1, every record of norm <= 1.
 template <class F>

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "dpref/dda/result.hpp"
+#include "dpref/enum_names.hpp"
 #include "dpref/mechanisms/gaussian.hpp"
 #include "dpref/mechanisms/secure/snapped_gaussian.hpp"
 #include "dpref/run/report.hpp"
@@ -23,15 +24,8 @@ namespace dpref::dda {
 enum class weight_schedule { constant, linear };
 /// γ_t: 0 (Cor. 3.2/3.5), γ (dda §5.2), γ√t (Cor. 3.4/3.6, §5.3).
 enum class gamma_schedule { zero, constant, sqrt_t };
-constexpr auto enum_names(weight_schedule) {
-  return std::array{std::pair{weight_schedule::constant, std::string_view("constant")},
-                    std::pair{weight_schedule::linear, std::string_view("linear")}};
-}
-constexpr auto enum_names(gamma_schedule) {
-  return std::array{std::pair{gamma_schedule::zero, std::string_view("zero")},
-                    std::pair{gamma_schedule::constant, std::string_view("constant")},
-                    std::pair{gamma_schedule::sqrt_t, std::string_view("sqrt_t")}};
-}
+DPREF_ENUM_NAMES(weight_schedule, constant, linear)
+DPREF_ENUM_NAMES(gamma_schedule, zero, constant, sqrt_t)
 
 /// Parameters of the Algorithm 1 engine with an explicit σ (validated at entry); the contract's
 /// `params` (params.hpp) derives them after calibrating σ. @spec DDA.ALG1

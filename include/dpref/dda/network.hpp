@@ -15,6 +15,7 @@
 #include <string_view>
 #include <utility>
 
+#include "dpref/enum_names.hpp"
 #include "dpref/network/gossip.hpp"
 #include "dpref/network/graph.hpp"
 #include "dpref/params.hpp"
@@ -25,20 +26,11 @@ namespace dpref::dda {
 
 /// Supergraph family.
 enum class graph_kind { complete, ring, grid, random_geometric, erdos_renyi };
-constexpr auto enum_names(graph_kind) {
-  return std::array{std::pair{graph_kind::complete, std::string_view("complete")},
-                    std::pair{graph_kind::ring, std::string_view("ring")},
-                    std::pair{graph_kind::grid, std::string_view("grid")},
-                    std::pair{graph_kind::random_geometric, std::string_view("random_geometric")},
-                    std::pair{graph_kind::erdos_renyi, std::string_view("erdos_renyi")}};
-}
+DPREF_ENUM_NAMES(graph_kind, complete, ring, grid, random_geometric, erdos_renyi)
 
 /// Which nodes are active in a round.
 enum class activation_mode { nodes, edges };
-constexpr auto enum_names(activation_mode) {
-  return std::array{std::pair{activation_mode::nodes, std::string_view("nodes")},
-                    std::pair{activation_mode::edges, std::string_view("edges")}};
-}
+DPREF_ENUM_NAMES(activation_mode, nodes, edges)
 
 /// Whether ι = 2k/n is every node's activation probability in edge mode (see the file comment).
 constexpr bool edge_mode_iota_exact(graph_kind g) {

@@ -21,6 +21,7 @@
 #include <utility>
 
 #include "dpref/dda/dp_dda.hpp"
+#include "dpref/enum_names.hpp"
 #include "dpref/io/fields.hpp"
 #include "dpref/noise_mode.hpp"
 #include "dpref/params.hpp"
@@ -30,12 +31,7 @@ namespace dpref::dda {
 
 /// Which calibration sets σ (see the file comment).
 enum class calibration_kind { rdp, sound_chain, paper_theorem1, none };
-constexpr auto enum_names(calibration_kind) {
-  return std::array{std::pair{calibration_kind::rdp, std::string_view("rdp")},
-                    std::pair{calibration_kind::sound_chain, std::string_view("sound_chain")},
-                    std::pair{calibration_kind::paper_theorem1, std::string_view("paper_theorem1")},
-                    std::pair{calibration_kind::none, std::string_view("none")}};
-}
+DPREF_ENUM_NAMES(calibration_kind, rdp, sound_chain, paper_theorem1, none)
 
 /// Parameters of `dda::run` (field list: JSON keys and `dpref dda run` flags).
 /// @spec DDA.PARAMS ARCH.PARAMS
@@ -135,10 +131,9 @@ struct params {
   void validate() const {
     const param_checker c("dda::params");
     c.positive("epsilon", epsilon);
-    c.require(delta > Real(0) && delta < Real(1), "delta", "in (0, 1)", delta);
-    c.require(delta0 > Real(0) && delta0 < Real(1), "delta0", "in (0, 1)", delta0);
-    c.require(delta_prime > Real(0) && delta_prime < Real(1), "delta_prime", "in (0, 1)",
-              delta_prime);
+    c.unit_open("delta", delta);
+    c.unit_open("delta0", delta0);
+    c.unit_open("delta_prime", delta_prime);
     c.require(!allow_over_budget || calibration == calibration_kind::paper_theorem1,
               "allow_over_budget",
               "false unless calibration = paper_theorem1 (the only unsound calibration "
@@ -163,15 +158,9 @@ struct params {
               "functions of the data without noise)",
               trace_every);
     c.at_least<long long>("optimum_max_epochs", optimum_max_epochs, 1, 1000000);
-    c.require(is_finite_value(optimum_tolerance) && optimum_tolerance > Real(0) &&
-                  optimum_tolerance < Real(1),
-              "optimum_tolerance", "in (0, 1)", optimum_tolerance);
+    c.unit_open("optimum_tolerance", optimum_tolerance);
     if (release == noise_mode::secure) {
-      if constexpr (!std::is_same_v<Real, double>)
-        c.fail("release",
-               "idealised unless the precision is double (the lattice release is defined on "
-               "doubles, spec/secure_release.md)",
-               std::string("secure"));
+      c.require_double_for_secure<Real>();
       c.require(calibration == calibration_kind::rdp, "release",
                 "idealised unless calibration = rdp (the secure ledger is calibrated by the "
                 "accountant; none releases no noise)",

@@ -18,6 +18,7 @@
 #include <utility>
 #include <vector>
 
+#include "dpref/enum_names.hpp"
 #include "dpref/error.hpp"
 #include "dpref/ev/problem.hpp"
 #include "dpref/io/data_path.hpp"
@@ -277,17 +278,11 @@ vector<Real> read_base_load_csv(const std::string& path, const base_load_limits&
 
 /// Units of U (spec/ev.md EV.UNITS): paper = ev (7) literally (λ = 1), household = λ = m.
 enum class units { paper, household };
-constexpr auto enum_names(units) {
-  return std::array{std::pair{units::paper, std::string_view("paper")},
-                    std::pair{units::household, std::string_view("household")}};
-}
+DPREF_ENUM_NAMES(units, paper, household)
 
 /// Per-user database (n columns of multiplicity 1) or the paper's grouped mode (N columns).
 enum class spec_mode { per_user, grouped };
-constexpr auto enum_names(spec_mode) {
-  return std::array{std::pair{spec_mode::per_user, std::string_view("per_user")},
-                    std::pair{spec_mode::grouped, std::string_view("grouped")}};
-}
+DPREF_ENUM_NAMES(spec_mode, per_user, grouped)
 
 /// The shipped base load (data/ev/base_load_taylor.csv), found with io::find_data_file.
 inline constexpr std::string_view shipped_base_load = "shipped:ev/base_load_taylor.csv";

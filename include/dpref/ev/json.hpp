@@ -88,10 +88,7 @@ io::json result_json(const result<Real>& res, const config<Real>& cfg, const pro
 template <real_scalar Real>
 io::json run_json(const io::document& doc, const progress_fn& progress = {},
                   const parallel::communicator& comm = parallel::serial()) {
-  config<Real> cfg;
-  io::read_fields(io::node(doc), cfg);
-  at_path(doc, "/params", [&] { cfg.params.validate(); });
-  at_path(doc, "/problem", [&] { cfg.problem.validate(); });
+  const auto cfg = read_run_config<config<Real>>(doc);
   if (progress)
     progress("ev: building the problem (base load, " + std::to_string(cfg.problem.columns()) +
              " specs)");

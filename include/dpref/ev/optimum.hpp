@@ -58,8 +58,7 @@ result<Real> solve_optimum(const problem<Real>& prob, long long max_iterations =
                            const progress_fn& progress = {}) {
   const param_checker c("ev::params");
   c.at_least<long long>("optimum_max_iterations", max_iterations, 1);
-  c.require(is_finite_value(relative_gap) && relative_gap > Real(0) && relative_gap < Real(1),
-            "optimum_relative_gap", "in (0, 1)", relative_gap);
+  c.unit_open("optimum_relative_gap", relative_gap);
   if (prob.is_slice())
     throw std::invalid_argument("ev::solve_optimum: needs the whole problem, not a slice");
   const Eigen::Index t = prob.horizon(), n = prob.groups();

@@ -20,6 +20,7 @@
 #include <utility>
 #include <vector>
 
+#include "dpref/enum_names.hpp"
 #include "dpref/ev/sensitivity.hpp"
 #include "dpref/io/fields.hpp"
 #include "dpref/noise_mode.hpp"
@@ -35,14 +36,8 @@ enum class algorithm_kind {
   projected_sgd,
   optimum
 };
-constexpr auto enum_names(algorithm_kind) {
-  return std::array{
-      std::pair{algorithm_kind::private_projected_gradient,
-                std::string_view("private_projected_gradient")},
-      std::pair{algorithm_kind::projected_gradient, std::string_view("projected_gradient")},
-      std::pair{algorithm_kind::projected_sgd, std::string_view("projected_sgd")},
-      std::pair{algorithm_kind::optimum, std::string_view("optimum")}};
-}
+DPREF_ENUM_NAMES(algorithm_kind, private_projected_gradient, projected_gradient, projected_sgd,
+                 optimum)
 
 /// How r_i^(1) is chosen (spec/ev.md EV.START.PUBLIC).
 enum class start_kind {
@@ -52,11 +47,7 @@ enum class start_kind {
   projected_zero  ///< r_i^(1) = Π_{C_i}(0): depends on the private C_i; refused by Algorithm 2
                   ///< (errata EV-E2: p^(1) would leak, ε = ∞)
 };
-constexpr auto enum_names(start_kind) {
-  return std::array{std::pair{start_kind::zero, std::string_view("zero")},
-                    std::pair{start_kind::public_vector, std::string_view("public_vector")},
-                    std::pair{start_kind::projected_zero, std::string_view("projected_zero")}};
-}
+DPREF_ENUM_NAMES(start_kind, zero, public_vector, projected_zero)
 
 /// Parameters of `ev::run` (field list: JSON keys and `dpref ev run` flags).
 /// @spec EV.PARAMS ARCH.PARAMS
@@ -219,24 +210,11 @@ struct params {
     }
     c.at_least<long long>("optimum_max_iterations", optimum_max_iterations, 1,
                           max_optimum_iterations);
-    c.require(is_finite_value(optimum_relative_gap) && optimum_relative_gap > Real(0) &&
-                  optimum_relative_gap < Real(1),
-              "optimum_relative_gap", "in (0, 1)", optimum_relative_gap);
-    c.in_closed("release_clamp", release_clamp, Real(0), Real(max_release_clamp),
-                "finite and in (0, 1e15]");
-    c.require(release_clamp > Real(0), "release_clamp", "finite and in (0, 1e15]", release_clamp);
+    c.unit_open("optimum_relative_gap", optimum_relative_gap);
+    c.in_open_closed("release_clamp", release_clamp, Real(0), Real(max_release_clamp),
+                     "finite and in (0, 1e15]");
     if (release == noise_mode::secure) {
-      // SEC.EV: the lattice release (spec/secure_release.md) is defined on doubles
-      if constexpr (!std::is_same_v<Real, double>)
-        c.fail("release",
-               std::string("idealised at precision ") + scalar_name<Real>() +
-                   " (the lattice release is defined on doubles: run secure mode at precision "
-                   "double)",
-               std::string("secure"));
-      c.require(priv, "release",
-                "idealised for " + std::string(name) +
-                    " (non-private: no noise is accounted, there is no release to secure)",
-                std::string("secure"));
+      c.require_secure_release_allowed<Real>(priv, name);
     }
   }
 };

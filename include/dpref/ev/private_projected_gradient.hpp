@@ -18,6 +18,7 @@
 
 #include "dpref/ev/calibration.hpp"
 #include "dpref/ev/common.hpp"
+#include "dpref/ev/iterations.hpp"
 #include "dpref/ev/secure.hpp"
 #include "dpref/ev/sensitivity.hpp"
 #include "dpref/mechanisms/vector_laplace.hpp"
@@ -137,56 +138,22 @@ result<Real> run_algorithm2(const problem<Real>& prob, const params<Real>& param
   res.privacy.noise = params.release;
   res.privacy.enforced = algorithm2_enforced(prob, params);  // PRIV.BOUNDS
   res.noise_scale = s;
-  iteration_state<Real> st(prob, initial_schedules(prob, params.start, params.start_vector), comm);
-  res.released.resize(t, K);
-  res.gradients.resize(t, K);
-  vector<Real> p(t), p_hat(t);
-  if (params.trace) res.trace.emplace();
-  const auto record = [&] {
-    if (!res.trace) return;
-    res.trace->objective.push_back(prob.value(st.load));
-    res.trace->averaged.push_back(prob.value(st.load_hat));
-  };
-  record();
-  progress_meter meter(progress);
-  for (long long k = 1; k <= K; ++k) {
-    prob.gradient(st.load, p);  // step 2 (load is identical on every rank)
-    p_hat = p;
-    // step 1 on the coordinator (rank 0), which broadcasts p̂ exactly (DIST.EV)
-    if (comm.is_root()) {
-      if (!secure) {
-        // w_k by the measurement of release k (its event is in the ledger; k = 1: w_1 = 0)
-        p_hat += gradient_noise<Real>(stream, k, t,
-                                      k >= 2 ? releases[static_cast<std::size_t>(k - 2)]
-                                             : mechanisms::vector_laplace_noise<Real>(Real(0), s));
-      } else if constexpr (std::is_same_v<Real, double>) {
-        if (k >= 2)  // SEC.EV: p̂^(k) on the grid 2^g_k (k = 1: p^(1) is public, no noise)
-          p_hat = secure_gradient_release(stream, k, p, lattice[static_cast<std::size_t>(k - 2)]);
+  const auto broadcast = [&](long long k, vector<Real>& p_hat) {
+    if (!secure) {
+      // w_k by the measurement of release k (its event is in the ledger; k = 1: w_1 = 0)
+      p_hat += gradient_noise<Real>(stream, k, prob.horizon(),
+                                    k >= 2 ? releases[static_cast<std::size_t>(k - 2)]
+                                           : mechanisms::vector_laplace_noise<Real>(Real(0), s));
+    } else if constexpr (std::is_same_v<Real, double>) {
+      if (k >= 2) {  // SEC.EV: p̂^(k) on the grid 2^g_k (k = 1: p^(1) is public, no noise)
+        const vector<Real> p = p_hat;
+        p_hat = secure_gradient_release(stream, k, p, lattice[static_cast<std::size_t>(k - 2)]);
       }
     }
-    parallel::share_from(comm, p_hat);
-    res.gradients.col(k - 1) = p;
-    res.released.col(k - 1) = p_hat;
-    res.iterations = k;
-    const Real alpha = step_size(params.step, k, false);
-    if (!step_is_finite(p_hat, alpha)) {
-      res.status = status::diverged;
-      res.message = "α_k p̂^(k) is not finite (or above 1e300) at k = " + std::to_string(k) +
-                    "; the schedules of iteration k are returned";
-      res.released.conservativeResize(t, k);
-      res.gradients.conservativeResize(t, k);
-      finish(res, st, prob, comm);
-      return res;
-    }
-    st.step(prob, p_hat, alpha, averaging_weight(params.eta, k), params.threads, comm);  // step 3
-    record();
-    meter.report(
-        [&] { return "ev Algorithm 2: iteration " + std::to_string(k) + "/" + std::to_string(K); });
-  }
-  finish(res, st, prob, comm);
-  res.status = status::completed;
-  res.message = "ran K = " + std::to_string(K) +
-                " iterations (ev Algorithm 2); the guarantee covers the released p̂^(1..K)";
+  };
+  iterate(prob, params, true,
+          {"Algorithm 2", "p̂^(k)", " (ev Algorithm 2); the guarantee covers the released p̂^(1..K)"},
+          broadcast, progress, comm, res);
   return res;
 }
 

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "dpref/ev/common.hpp"
+#include "dpref/ev/iterations.hpp"
 #include "dpref/random/gaussian.hpp"
 #include "dpref/random/philox_stream.hpp"
 #include "dpref/run/report.hpp"
@@ -106,50 +107,16 @@ template <real_scalar Real>
 result<Real> run_algorithm3(const problem<Real>& prob, const params<Real>& params,
                             const philox_stream& stream, const progress_fn& progress,
                             const parallel::communicator& comm = parallel::serial()) {
-  const long long K = params.iterations;
-  const Eigen::Index t = prob.horizon();
-  iteration_state<Real> st(prob, initial_schedules(prob, params.start, params.start_vector), comm);
   result<Real> res;
   res.algorithm = algorithm_kind::projected_sgd;
   res.privacy = non_private<Real>();
   res.noise_scale = params.gradient_noise;
-  res.released.resize(t, K);
-  res.gradients.resize(t, K);
-  vector<Real> p(t), g(t);
-  if (params.trace) res.trace.emplace();
-  const auto record = [&] {
-    if (!res.trace) return;
-    res.trace->objective.push_back(prob.value(st.load));
-    res.trace->averaged.push_back(prob.value(st.load_hat));
-  };
-  record();
-  progress_meter meter(progress);
-  for (long long k = 1; k <= K; ++k) {
-    prob.gradient(st.load, p);
-    g = p;  // step 1 on the coordinator (rank 0), broadcast exactly (DIST.EV)
-    if (comm.is_root()) g += sgd_gradient_noise<Real>(stream, k, t, params.gradient_noise);
-    parallel::share_from(comm, g);
-    res.gradients.col(k - 1) = p;
-    res.released.col(k - 1) = g;
-    res.iterations = k;
-    const Real alpha = step_size(params.step, k, false);
-    if (!step_is_finite(g, alpha)) {
-      res.status = status::diverged;
-      res.message = "α_k ĝ_k is not finite (or above 1e300) at k = " + std::to_string(k) +
-                    "; the schedules of iteration k are returned";
-      res.released.conservativeResize(t, k);
-      res.gradients.conservativeResize(t, k);
-      finish(res, st, prob, comm);
-      return res;
-    }
-    st.step(prob, g, alpha, averaging_weight(params.eta, k), params.threads, comm);  // step 2
-    record();
-    meter.report(
-        [&] { return "ev Algorithm 3: iteration " + std::to_string(k) + "/" + std::to_string(K); });
-  }
-  finish(res, st, prob, comm);
-  res.status = status::completed;
-  res.message = "ran K = " + std::to_string(K) + " iterations (ev Algorithm 3, non-private)";
+  iterate(
+      prob, params, true, {"Algorithm 3", "ĝ_k", " (ev Algorithm 3, non-private)"},
+      [&](long long k, vector<Real>& g) {
+        g += sgd_gradient_noise<Real>(stream, k, prob.horizon(), params.gradient_noise);
+      },
+      progress, comm, res);
   return res;
 }
 

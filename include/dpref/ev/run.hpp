@@ -21,6 +21,7 @@
 #include "dpref/ev/projected_gradient.hpp"
 #include "dpref/ev/projected_sgd.hpp"
 #include "dpref/random/philox_stream.hpp"
+#include "dpref/run/config.hpp"
 
 namespace dpref::ev {
 
@@ -116,24 +117,8 @@ result<Real> run(const problem<Real>& prob, const params<Real>& params,
   return run(prob, params, stream, progress_fn{});
 }
 
-/// Complete configuration of a run: the problem's public description, the parameters and the
-/// stream (seed, stream id) of the run's noise. Its JSON is the `--params` document of
-/// `dpref ev run` and the "config" echoed in the result.
-/// @spec EV.JSON
+/// The `--params` document of `dpref ev run` and the "config" of its result (ARCH.RUN).
 template <real_scalar Real>
-struct config {
-  problem_spec<Real> problem;
-  ev::params<Real> params;
-  std::uint64_t seed = 20261121;
-  std::uint64_t stream = 1;
-
-  template <class V>
-  void fields(V&& v) {
-    v("problem", problem, "the instance (public description)");
-    v("params", params, "the algorithm and its parameters");
-    v("seed", seed, "seed of the run's stream (noise of Algorithms 2 and 3)");
-    v("stream", stream, "stream id of the run's stream");
-  }
-};
+using config = run_config<problem_spec<Real>, ev::params<Real>, 1>;
 
 }  // namespace dpref::ev

@@ -11,6 +11,7 @@
 #include <string_view>
 #include <utility>
 
+#include "dpref/enum_names.hpp"
 #include "dpref/error.hpp"
 #include "dpref/geometry/capped_simplex.hpp"
 #include "dpref/params.hpp"
@@ -24,10 +25,7 @@ enum class sensitivity_bound {
   paper,  ///< ev Theorem 8: Δ = 2δr + δE (valid, loose by a factor in [1, √2])
   tight,  ///< errata EV-E1: Δ* = sqrt(δr² + (δr + δE)²) for T >= 2, δE for T = 1 (attained)
 };
-constexpr auto enum_names(sensitivity_bound) {
-  return std::array{std::pair{sensitivity_bound::tight, std::string_view("tight")},
-                    std::pair{sensitivity_bound::paper, std::string_view("paper")}};
-}
+DPREF_ENUM_NAMES(sensitivity_bound, tight, paper)
 
 /// Δ for adjacency ‖a − a′‖₁ <= δr, |b − b′| <= δE at horizon T.
 /// @throws std::domain_error if δr or δE is negative or not finite, or T = 0.

@@ -8,8 +8,10 @@
 //     }
 // (name = C++ member = JSON key; the CLI flag is "--" + name with '_' -> '-'), and an enum
 // describes its values with a function found by argument-dependent lookup:
-//     constexpr auto enum_names(start_kind) {
-//       return std::array{std::pair{start_kind::zero, std::string_view("zero")}, ...};
+//     DPREF_ENUM_NAMES(start_kind, zero, projected_zero)        (dpref/enum_names.hpp)
+// or, where a value's spelling differs from its enumerator, by hand:
+//     constexpr auto enum_names(svt_bound) {
+//       return std::array{std::pair{svt_bound::proven, std::string_view("proven")}, ...};
 //     }
 // A struct whose fields do not all apply in every configuration (an algorithm's own constants,
 // a mode's or a calibration's parameters) declares which apply with a second member template

@@ -84,16 +84,25 @@ inline std::pair<problems::mlp_classifier<double>, problems::mlp_classifier<doub
   return {std::move(train), std::move(test)};
 }
 
-/// The §5.7 parameters of DP-BLSGD with per-iteration budget ρ.
-inline params<double> section57_blsgd(const mlp_config& o, double rho) {
+/// What both §5.7 algorithms take from the configuration: the request, the accountant, the
+/// sampling rate, the gradient clip, T and the work bound.
+inline params<double> section57_common(const mlp_config& o, algorithm a) {
   params<double> p;
-  p.algorithm = algorithm::blsgd;
+  p.algorithm = a;
   p.epsilon = o.epsilon;
   p.delta = o.delta;
   p.allow_over_budget = o.allow_over_budget;
   p.max_order = o.max_order;
   p.q = o.q;
   p.C_grad = o.C_grad;
+  p.iterations = o.iterations;
+  p.force = o.force;
+  return p;
+}
+
+/// The §5.7 parameters of DP-BLSGD with per-iteration budget ρ.
+inline params<double> section57_blsgd(const mlp_config& o, double rho) {
+  params<double> p = section57_common(o, algorithm::blsgd);
   p.C_obj = o.C_obj;
   p.alpha = o.alpha;
   p.beta = o.beta;
@@ -104,25 +113,14 @@ inline params<double> section57_blsgd(const mlp_config& o, double rho) {
   p.strategy = budget_strategy::none;
   p.rho_grad0 = (1 - o.ls_share) * rho;
   p.ls_budget0 = o.ls_share * rho;
-  p.iterations = o.iterations;
-  p.force = o.force;
   if (o.calibration == mlp_calibration::paper_same_rho)
     p.svt_bound = accounting::svt_bound::paper_eq4_5;  // the claim of §5.7 (Theorem 3)
   return p;
 }
 
 inline params<double> section57_dpsgd(const mlp_config& o) {
-  params<double> p;
-  p.algorithm = algorithm::dpsgd;
-  p.epsilon = o.epsilon;
-  p.delta = o.delta;
-  p.allow_over_budget = o.allow_over_budget;
-  p.max_order = o.max_order;
-  p.q = o.q;
-  p.C_grad = o.C_grad;
+  params<double> p = section57_common(o, algorithm::dpsgd);
   p.sgd_eta = o.sgd_eta;
-  p.iterations = o.iterations;
-  p.force = o.force;
   return p;
 }
 

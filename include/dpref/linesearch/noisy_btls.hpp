@@ -28,6 +28,7 @@
 
 #include "dpref/accounting/certified.hpp"
 #include "dpref/accounting/event.hpp"
+#include "dpref/enum_names.hpp"
 #include "dpref/error.hpp"
 #include "dpref/mechanisms/above_threshold.hpp"
 #include "dpref/mechanisms/secure/snapped_above_threshold.hpp"
@@ -39,10 +40,7 @@ namespace dpref::linesearch {
 
 /// Noise family of NOISYBTLS.
 enum class btls_noise { laplace, gaussian };
-constexpr auto enum_names(btls_noise) {
-  return std::array{std::pair{btls_noise::laplace, std::string_view("laplace")},
-                    std::pair{btls_noise::gaussian, std::string_view("gaussian")}};
-}
+DPREF_ENUM_NAMES(btls_noise, laplace, gaussian)
 
 /// Hyper-parameters of Algorithm 1 (defaults of linesearch §5.4; max_it is not given in the
 /// paper, dpref uses 20: β^20 = 0.0115 covers two decades of step sizes).
@@ -65,9 +63,8 @@ struct btls_params {
   /// @throws invalid_parameter "linesearch::btls_params.<field> must be ..., got ..."
   void validate() const {
     const param_checker c("linesearch::btls_params");
-    c.require(is_finite_value(alpha) && alpha > Real(0) && alpha < Real(1), "alpha", "in (0, 1)",
-              alpha);
-    c.require(is_finite_value(beta) && beta > Real(0) && beta < Real(1), "beta", "in (0, 1)", beta);
+    c.unit_open("alpha", alpha);
+    c.unit_open("beta", beta);
     c.at_least<long>("max_it", max_it, 1, 1000);
   }
 };

@@ -26,6 +26,7 @@
 #include <vector>
 
 #include "dpref/accounting/svt.hpp"
+#include "dpref/enum_names.hpp"
 #include "dpref/io/fields.hpp"
 #include "dpref/linesearch/noisy_btls.hpp"
 #include "dpref/noise_mode.hpp"
@@ -47,17 +48,8 @@ enum class algorithm {
   nonprivate,  ///< NON-PRIVATE: the exact minimiser (Newton–CG); not private
   majority     ///< MAJORITY: predict the training majority class; not private
 };
-constexpr auto enum_names(algorithm) {
-  return std::array{std::pair{algorithm::blsgd, std::string_view("blsgd")},
-                    std::pair{algorithm::blsgd_ac, std::string_view("blsgd_ac")},
-                    std::pair{algorithm::blgd, std::string_view("blgd")},
-                    std::pair{algorithm::dpsgd, std::string_view("dpsgd")},
-                    std::pair{algorithm::dpagd, std::string_view("dpagd")},
-                    std::pair{algorithm::outpert, std::string_view("outpert")},
-                    std::pair{algorithm::objpert, std::string_view("objpert")},
-                    std::pair{algorithm::nonprivate, std::string_view("nonprivate")},
-                    std::pair{algorithm::majority, std::string_view("majority")}};
-}
+DPREF_ENUM_NAMES(algorithm, blsgd, blsgd_ac, blgd, dpsgd, dpagd, outpert, objpert, nonprivate,
+                 majority)
 /// Whether an algorithm is private at all (nonprivate and majority are not: no guarantee).
 constexpr bool is_private(algorithm a) {
   return a != algorithm::nonprivate && a != algorithm::majority;
@@ -69,11 +61,7 @@ enum class budget_strategy {
   must,      ///< "must": always increase ρ_grad and the line-search budget
   none       ///< "no": never increase (the second gradient is still averaged in)
 };
-constexpr auto enum_names(budget_strategy) {
-  return std::array{std::pair{budget_strategy::adaptive, std::string_view("adaptive")},
-                    std::pair{budget_strategy::must, std::string_view("must")},
-                    std::pair{budget_strategy::none, std::string_view("none")}};
-}
+DPREF_ENUM_NAMES(budget_strategy, adaptive, must, none)
 
 /// The run's budget filter for calls that read the same Poisson sample (deviation 2 of
 /// spec/linesearch.md). The ledger always records the sound joint events; per_call only changes
@@ -82,18 +70,11 @@ enum class batch_accounting {
   joint,    ///< default: one subsampled mechanism per sample (sound)
   per_call  ///< §4.3 as printed: every call amplified separately (under-counts, LS.BATCH)
 };
-constexpr auto enum_names(batch_accounting) {
-  return std::array{std::pair{batch_accounting::joint, std::string_view("joint")},
-                    std::pair{batch_accounting::per_call, std::string_view("per_call")}};
-}
+DPREF_ENUM_NAMES(batch_accounting, joint, per_call)
 
 /// Margin loss of the linear ERM problem (linesearch §5.1).
 enum class loss_kind { logistic, hinge, huberized_hinge };
-constexpr auto enum_names(loss_kind) {
-  return std::array{std::pair{loss_kind::logistic, std::string_view("logistic")},
-                    std::pair{loss_kind::hinge, std::string_view("hinge")},
-                    std::pair{loss_kind::huberized_hinge, std::string_view("huberized_hinge")}};
-}
+DPREF_ENUM_NAMES(loss_kind, logistic, hinge, huberized_hinge)
 template <real_scalar Real>
 problems::margin_loss<Real> margin_loss_of(loss_kind k) {
   switch (k) {
@@ -297,35 +278,29 @@ struct params {
   void validate() const {
     const param_checker c("linesearch::params");
     // x in (lo, hi] (finite); the condition text names the interval.
-    const auto open_closed = [&](std::string_view field, const Real& x, const Real& lo,
-                                 const Real& hi, std::string_view condition) {
-      c.require(is_finite_value(x) && x > lo && x <= hi, field, condition, x);
-    };
-    const auto open = [&](std::string_view field, const Real& x, std::string_view condition) {
-      c.require(is_finite_value(x) && x > Real(0) && x < Real(1), field, condition, x);
-    };
-    open_closed("epsilon", epsilon, Real(0), Real(1000000), "finite and in (0, 1e6]");
-    open("delta", delta, "in (0, 1)");
+    c.in_open_closed("epsilon", epsilon, Real(0), Real(1000000), "finite and in (0, 1e6]");
+    c.unit_open("delta", delta);
     c.at_least<long long>("max_order", max_order, 2,
                           force ? max_order_bound : max_order_work_bound);
     c.rate("q", q);
-    open_closed("C_grad", C_grad, Real(0), Real(1e12), "finite and in (0, 1e12]");
-    open_closed("C_obj", C_obj, Real(0), Real(1e12), "finite and in (0, 1e12]");
-    open_closed("xi", xi, Real(0), Real(10), "in (0, 10]");
-    open("alpha", alpha, "in (0, 1)");
-    open("beta", beta, "in (0, 1)");
+    c.in_open_closed("C_grad", C_grad, Real(0), Real(1e12), "finite and in (0, 1e12]");
+    c.in_open_closed("C_obj", C_obj, Real(0), Real(1e12), "finite and in (0, 1e12]");
+    c.in_open_closed("xi", xi, Real(0), Real(10), "in (0, 10]");
+    c.unit_open("alpha", alpha);
+    c.unit_open("beta", beta);
     c.at_least<long long>("max_it", max_it, 1, 1000);
     c.at_least<long long>("tau", tau, 1, 1000000000);
-    open_closed("varsigma", varsigma, Real(1), Real(1000), "in (1, 1000]");
-    open_closed("phi_max", phi_max, Real(1), Real(1000), "in (1, 1000]");
-    open("phi_min", phi_min, "in (0, 1)");
-    open("psi", psi, "in (0, 1)");
+    c.in_open_closed("varsigma", varsigma, Real(1), Real(1000), "in (1, 1000]");
+    c.in_open_closed("phi_max", phi_max, Real(1), Real(1000), "in (1, 1000]");
+    c.unit_open("phi_min", phi_min);
+    c.unit_open("psi", psi);
     c.require(is_finite_value(zeta) && zeta >= Real(0) && zeta < Real(1), "zeta", "in [0, 1)",
               zeta);
     c.in_closed("eps_iter_divisor", eps_iter_divisor, Real(1), Real(1e9), "in [1, 1e9]");
-    open_closed("eta0", eta0, Real(0), Real(1000000), "in (0, 1e6]");
-    if (rho_grad0) open_closed("rho_grad0", *rho_grad0, Real(0), Real(1e12), "in (0, 1e12]");
-    if (ls_budget0) open_closed("ls_budget0", *ls_budget0, Real(0), Real(1e12), "in (0, 1e12]");
+    c.in_open_closed("eta0", eta0, Real(0), Real(1000000), "in (0, 1e6]");
+    if (rho_grad0) c.in_open_closed("rho_grad0", *rho_grad0, Real(0), Real(1e12), "in (0, 1e12]");
+    if (ls_budget0)
+      c.in_open_closed("ls_budget0", *ls_budget0, Real(0), Real(1e12), "in (0, 1e12]");
     if (w0) {
       c.require(w0->size() >= 1, "w0", "non-empty when given (absent: 0)", w0->size());
       for (Eigen::Index j = 0; j < w0->size(); ++j) c.finite("w0", (*w0)[j]);
@@ -334,19 +309,15 @@ struct params {
                           force ? std::numeric_limits<long long>::max() / 4 : max_iterations_bound);
     c.at_least<long long>("iterations", iterations, 1,
                           force ? std::numeric_limits<long long>::max() / 4 : iterations_bound);
-    open_closed("sgd_eta", sgd_eta, Real(0), Real(1000000), "in (0, 1e6]");
+    c.in_open_closed("sgd_eta", sgd_eta, Real(0), Real(1000000), "in (0, 1e6]");
     if (noise_multiplier)
-      open_closed("noise_multiplier", *noise_multiplier, Real(0), Real(1e12), "in (0, 1e12]");
-    open_closed("gamma", gamma, Real(0), Real(10), "in (0, 10]");
-    open_closed("max_step", max_step, Real(0), Real(1000000), "in (0, 1e6]");
+      c.in_open_closed("noise_multiplier", *noise_multiplier, Real(0), Real(1e12), "in (0, 1e12]");
+    c.in_open_closed("gamma", gamma, Real(0), Real(10), "in (0, 10]");
+    c.in_open_closed("max_step", max_step, Real(0), Real(1000000), "in (0, 1e6]");
     c.at_least<long long>("candidates", candidates, 1, 10000);
-    if (R) open_closed("R", *R, Real(0), Real(1e12), "in (0, 1e12]");
+    if (R) c.in_open_closed("R", *R, Real(0), Real(1e12), "in (0, 1e12]");
     if (release == noise_mode::secure) {
-      if constexpr (!std::is_same_v<Real, double>)
-        c.fail("release",
-               "idealised unless the precision is double (the lattice release is defined on "
-               "doubles, spec/secure_release.md)",
-               std::string("secure"));
+      c.require_double_for_secure<Real>();
       c.require(algorithm != linesearch::algorithm::objpert &&
                     algorithm != linesearch::algorithm::nonprivate &&
                     algorithm != linesearch::algorithm::majority,
@@ -370,7 +341,7 @@ struct params {
       }
     }
     if (clamp) {
-      open_closed("clamp", *clamp, Real(0), Real(1e300), "in (0, 1e300]");
+      c.in_open_closed("clamp", *clamp, Real(0), Real(1e300), "in (0, 1e300]");
       c.require(release == noise_mode::secure, "clamp", "absent unless release = secure", *clamp);
     }
     // Paper-reproduction modes (ARCH.BUDGET): the paper's SVT bound (4)/(5) is unproven (LS-E1)

@@ -18,6 +18,7 @@
 #include "dpref/linesearch/problem.hpp"
 #include "dpref/linesearch/result.hpp"
 #include "dpref/problems/mlp.hpp"
+#include "dpref/run/config.hpp"
 
 namespace dpref::linesearch {
 
@@ -109,26 +110,8 @@ result<Real> run(const Problem& P, const params<Real>& p, const philox_stream& s
   return r;
 }
 
-/// The `--params` document of `dpref linesearch run` and the "config" of its result.
-/// @spec LS.API ARCH.RUN
+/// The `--params` document of `dpref linesearch run` and the "config" of its result (ARCH.RUN).
 template <real_scalar Real>
-struct config {
-  problem_spec<Real> problem{};
-  linesearch::params<Real> params{};
-  std::uint64_t seed = 20261121;  ///< the run's stream is philox_stream(seed, stream)
-  std::uint64_t stream = 0;
-
-  template <class V>
-  void fields(V&& v) {
-    v("problem", problem, "how the data are built (public inputs)");
-    v("params", params, "algorithm and parameters");
-    v("seed", seed, "seed of the run's Philox stream");
-    v("stream", stream, "stream id of the run's Philox stream");
-  }
-  void validate() const {
-    problem.validate();
-    params.validate();
-  }
-};
+using config = run_config<problem_spec<Real>, linesearch::params<Real>, 0>;
 
 }  // namespace dpref::linesearch

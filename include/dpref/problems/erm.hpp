@@ -22,6 +22,7 @@
 
 #include "dpref/error.hpp"
 #include "dpref/problems/clipping.hpp"
+#include "dpref/problems/line_evaluator_base.hpp"
 #include "dpref/problems/margin_losses.hpp"
 #include "dpref/scalar.hpp"
 
@@ -211,47 +212,33 @@ class linear_erm {
 /// ‖w − ηg‖² = ‖w‖² − 2η wᵀg + η²‖g‖². Holds references to the problem and the batch.
 /// @spec LS.ERM
 template <real_scalar Real>
-class line_evaluator {
+class line_evaluator : public line_evaluator_base<Real, line_evaluator<Real>> {
+  using base = line_evaluator_base<Real, line_evaluator<Real>>;
+
  public:
   line_evaluator(const linear_erm<Real>& P, std::span<const Eigen::Index> batch,
                  const vector<Real>& w, const vector<Real>& g)
-      : P_(P), a_(static_cast<Eigen::Index>(batch.size())), b_(a_.size()) {
+      : base(w, g), P_(P), a_(static_cast<Eigen::Index>(batch.size())), b_(a_.size()) {
     for (std::size_t k = 0; k < batch.size(); ++k) {
       const Eigen::Index i = batch[k];
       const Real y = P.labels()[i];
       a_[static_cast<Eigen::Index>(k)] = y * P.features().col(i).dot(w);
       b_[static_cast<Eigen::Index>(k)] = y * P.features().col(i).dot(g);
     }
-    ww_ = w.squaredNorm();
-    wg_ = w.dot(g);
-    gg_ = g.squaredNorm();
   }
-  /// ‖g‖².
-  [[nodiscard]] const Real& g_squared() const { return gg_; }
   /// Calls each(min(f(w − ηg; d_i), C_obj)) for the examples of B in order: each value is in
   /// [0, C_obj] (a NaN loss counts as C_obj), the clipping that makes C_obj the query
   /// sensitivity (PRIV.LINESEARCH.C_OBJ).
   template <class Each>
   void for_each_clipped(const Real& eta, const Real& C_obj, Each&& each) const {
-    Real wsq = ww_ - Real(2) * eta * wg_ + eta * eta * gg_;
-    if (wsq < Real(0)) wsq = Real(0);
-    const Real reg = P_.mu() * wsq / 2;
-    for (Eigen::Index k = 0; k < a_.size(); ++k) {
-      const Real f = P_.loss().value(Real(a_[k] - eta * b_[k])) + reg;
-      each(f < C_obj ? f : C_obj);
-    }
-  }
-  /// Σ_{i∈B} min(f(w − ηg; d_i), C_obj), summed in the order of B.
-  [[nodiscard]] Real clipped_sum(const Real& eta, const Real& C_obj) const {
-    Real s(0);
-    for_each_clipped(eta, C_obj, [&](const Real& f) { s += f; });
-    return s;
+    const Real reg = this->regulariser(P_.mu(), eta);
+    for (Eigen::Index k = 0; k < a_.size(); ++k)
+      each(base::clip(P_.loss().value(Real(a_[k] - eta * b_[k])) + reg, C_obj));
   }
 
  private:
   const linear_erm<Real>& P_;
   vector<Real> a_, b_;
-  Real ww_, wg_, gg_;
 };
 
 }  // namespace dpref::problems

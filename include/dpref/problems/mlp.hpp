@@ -28,6 +28,7 @@
 
 #include "dpref/error.hpp"
 #include "dpref/io/dataset.hpp"
+#include "dpref/problems/line_evaluator_base.hpp"
 #include "dpref/random/philox_stream.hpp"
 #include "dpref/random/uniform.hpp"
 #include "dpref/scalar.hpp"
@@ -271,11 +272,13 @@ class mlp_classifier {
 /// K×h GEMM; ‖w − ηg‖² = ‖w‖² − 2η wᵀg + η²‖g‖². Holds a reference to the problem.
 /// @spec LS.MLP
 template <real_scalar Real>
-class mlp_line_evaluator {
+class mlp_line_evaluator : public line_evaluator_base<Real, mlp_line_evaluator<Real>> {
+  using base = line_evaluator_base<Real, mlp_line_evaluator<Real>>;
+
  public:
   mlp_line_evaluator(const mlp_classifier<Real>& P, std::span<const Eigen::Index> batch,
                      const vector<Real>& w, const vector<Real>& g)
-      : P_(P), W2_(P.W2(w)), b2_(P.b2(w)), G2_(P.W2(g)), gb2_(P.b2(g)) {
+      : base(w, g), P_(P), W2_(P.W2(w)), b2_(P.b2(w)), G2_(P.W2(g)), gb2_(P.b2(g)) {
     const matrix<Real> XB = P.gather(batch);
     Z1_.noalias() = P.W1(w) * XB;
     Z1_.colwise() += P.b1(w);
@@ -283,20 +286,13 @@ class mlp_line_evaluator {
     U1_.colwise() += P.b1(g);
     y_.reserve(batch.size());
     for (const Eigen::Index i : batch) y_.push_back(P.labels()[static_cast<std::size_t>(i)]);
-    ww_ = w.squaredNorm();
-    wg_ = w.dot(g);
-    gg_ = g.squaredNorm();
   }
-  /// ‖g‖².
-  [[nodiscard]] const Real& g_squared() const { return gg_; }
   /// Calls each(min(f(w − ηg; d_i), C_obj)) for the examples of B in order: each value is in
   /// [0, C_obj] (CE >= 0; a NaN loss counts as C_obj), so C_obj is the query sensitivity
   /// (PRIV.LINESEARCH.C_OBJ).
   template <class Each>
   void for_each_clipped(const Real& eta, const Real& C_obj, Each&& each) const {
-    Real wsq = ww_ - Real(2) * eta * wg_ + eta * eta * gg_;
-    if (wsq < Real(0)) wsq = Real(0);
-    const Real reg = P_.mu() * wsq / 2;
+    const Real reg = this->regulariser(P_.mu(), eta);
     const matrix<Real> A1 = (Z1_ - eta * U1_).cwiseMax(Real(0));
     const matrix<Real> W2 = W2_ - eta * G2_;
     const vector<Real> b2 = b2_ - eta * gb2_;
@@ -306,14 +302,8 @@ class mlp_line_evaluator {
     for (Eigen::Index k = 0; k < Z2.cols(); ++k) {
       const Real f =
           mlp_classifier<Real>::cross_entropy(Z2.col(k), y_[static_cast<std::size_t>(k)]) + reg;
-      each(f < C_obj ? f : C_obj);
+      each(base::clip(f, C_obj));
     }
-  }
-  /// Σ_{i∈B} min(f(w − ηg; d_i), C_obj), summed in the order of B.
-  [[nodiscard]] Real clipped_sum(const Real& eta, const Real& C_obj) const {
-    Real s(0);
-    for_each_clipped(eta, C_obj, [&](const Real& f) { s += f; });
-    return s;
   }
 
  private:
@@ -324,7 +314,6 @@ class mlp_line_evaluator {
   vector<Real> gb2_;
   matrix<Real> Z1_, U1_;
   std::vector<int> y_;
-  Real ww_, wg_, gg_;
 };
 
 /// The line evaluator of the MLP (found by argument-dependent lookup from the linesearch

@@ -21,14 +21,6 @@
 
 namespace dpref::pwa {
 
-namespace detail {
-
-template <real_scalar Real>
-io::json opt_value(const std::optional<Real>& x) {
-  return x ? io::real_value(*x) : io::json(nullptr);
-}
-}  // namespace detail
-
 /// The label of the non-private section.
 inline constexpr const char* non_private_note =
     "not covered by the privacy guarantee: functions of the private b (objective values, the "
@@ -45,11 +37,11 @@ io::json result_json(const result<Real>& res, const config<Real>& cfg) {
   io::json it = io::json::object();
   it["x"] = io::to_value(res.x);
   it["selected"] = io::to_value(res.selected);
-  it["sensitivity"] = detail::opt_value(res.sensitivity);
-  it["noise_scale"] = detail::opt_value(res.noise_scale);
-  it["step"] = detail::opt_value(res.step);
-  it["bounds"] = {{"theorem17", detail::opt_value(res.bound_theorem17)},
-                  {"theorem24_best_iterate", detail::opt_value(res.bound_theorem24_best_iterate)}};
+  it["sensitivity"] = io::to_value(res.sensitivity);
+  it["noise_scale"] = io::to_value(res.noise_scale);
+  it["step"] = io::to_value(res.step);
+  it["bounds"] = {{"theorem17", io::to_value(res.bound_theorem17)},
+                  {"theorem24_best_iterate", io::to_value(res.bound_theorem24_best_iterate)}};
   parts.iterates = std::move(it);
   const auto& d = res.diagnostics;
   const bool priv = res.privacy.is_private;
@@ -60,14 +52,14 @@ io::json result_json(const result<Real>& res, const config<Real>& cfg) {
   if (priv && !cfg.params.diagnostics) return result_value(res, std::move(parts));  // PRIV.RELEASE
   io::json np = io::json::object();
   np["note"] = non_private_note;
-  np["objective"] = detail::opt_value(d.objective);
-  np["suboptimality"] = detail::opt_value(d.suboptimality);
-  np["best_iterate_objective"] = detail::opt_value(d.best_iterate_objective);
+  np["objective"] = io::to_value(d.objective);
+  np["suboptimality"] = io::to_value(d.suboptimality);
+  np["best_iterate_objective"] = io::to_value(d.best_iterate_objective);
   if (d.optimum)
     np["optimum"] = {{"x", io::to_value(d.optimum->x)},
                      {"value", io::real_value(d.optimum->value)},
                      {"lower_bound", io::real_value(d.optimum->lower_bound)},
-                     {"certificate_gap", detail::opt_value(d.optimum_gap)},
+                     {"certificate_gap", io::to_value(d.optimum_gap)},
                      {"lambda", io::to_value(d.optimum->certificate.lambda)},
                      {"mu", io::to_value(d.optimum->certificate.mu)},
                      {"simplex_iterations", d.optimum->iterations}};
@@ -88,10 +80,7 @@ io::json result_json(const result<Real>& res, const config<Real>& cfg) {
 /// @spec PWA.JSON ARCH.JSON
 template <real_scalar Real>
 io::json run_json(const io::document& doc) {
-  config<Real> cfg;
-  io::read_fields(io::node(doc), cfg);
-  at_path(doc, "/params", [&] { cfg.params.validate(); });
-  at_path(doc, "/problem", [&] { cfg.problem.validate(); });
+  const auto cfg = read_run_config<config<Real>>(doc);
   const problem<Real> prob = at_path(doc, "/problem", [&] { return make_problem(cfg.problem); });
   at_path(doc, "/params", [&] { detail::validate_against(prob, cfg.params); });
   const philox_stream stream(cfg.seed, cfg.stream);

@@ -24,6 +24,7 @@
 #include <utility>
 
 #include "dpref/accounting/accountant.hpp"
+#include "dpref/enum_names.hpp"
 #include "dpref/mechanisms/vector_laplace.hpp"
 #include "dpref/noise_mode.hpp"
 #include "dpref/pwa/calibration.hpp"
@@ -35,10 +36,7 @@ namespace dpref::pwa {
 /// Noise scale of M_S: Theorem 9 (Δ/ε, default) or the paper's §4.2 density (√d·Δ/ε).
 /// errata PWA-E4: the paper's √d is unnecessary; theorem9 is the default.
 enum class noise_rule { theorem9, paper };
-constexpr auto enum_names(noise_rule) {
-  return std::array{std::pair{noise_rule::theorem9, std::string_view("theorem9")},
-                    std::pair{noise_rule::paper, std::string_view("paper")}};
-}
+DPREF_ENUM_NAMES(noise_rule, theorem9, paper)
 
 /// The calibration of one ℓ2-Laplace release of M_P or M_S, fixed before any draw: Δ, the
 /// scale and the one-event ledger (all public); `lattice` in secure mode.

@@ -21,6 +21,7 @@
 #include <utility>
 #include <vector>
 
+#include "dpref/enum_names.hpp"
 #include "dpref/io/fields.hpp"
 #include "dpref/noise_mode.hpp"
 #include "dpref/params.hpp"
@@ -39,15 +40,8 @@ enum class algorithm_kind {
   regular_subgradient,
   optimum
 };
-constexpr auto enum_names(algorithm_kind) {
-  return std::array{
-      std::pair{algorithm_kind::private_subgradient, std::string_view("private_subgradient")},
-      std::pair{algorithm_kind::perturb_data, std::string_view("perturb_data")},
-      std::pair{algorithm_kind::perturb_solution, std::string_view("perturb_solution")},
-      std::pair{algorithm_kind::exponential, std::string_view("exponential")},
-      std::pair{algorithm_kind::regular_subgradient, std::string_view("regular_subgradient")},
-      std::pair{algorithm_kind::optimum, std::string_view("optimum")}};
-}
+DPREF_ENUM_NAMES(algorithm_kind, private_subgradient, perturb_data, perturb_solution, exponential,
+                 regular_subgradient, optimum)
 
 /// Whether an algorithm releases anything under a privacy guarantee.
 constexpr bool is_private(algorithm_kind a) {
@@ -58,11 +52,7 @@ constexpr bool is_private(algorithm_kind a) {
 /// by `run`: its law is not the target density, so no guarantee could be certified (errata
 /// PWA-E5; it stays available in `dpref pwa sample`).
 enum class sampler_kind { rejection, envelope, inverse_cdf };
-constexpr auto enum_names(sampler_kind) {
-  return std::array{std::pair{sampler_kind::rejection, std::string_view("rejection")},
-                    std::pair{sampler_kind::envelope, std::string_view("envelope")},
-                    std::pair{sampler_kind::inverse_cdf, std::string_view("inverse_cdf")}};
-}
+DPREF_ENUM_NAMES(sampler_kind, rejection, envelope, inverse_cdf)
 
 /// Parameters of `pwa::run` (field list: JSON keys and `dpref pwa run` flags).
 /// @spec PWA.PARAMS ARCH.PARAMS
@@ -194,21 +184,10 @@ struct params {
                     "private b without noise)",
                 std::string("true"));
     }
-    c.in_closed("release_clamp", release_clamp, Real(0), Real(max_release_clamp),
-                "finite and in (0, 1e15]");
-    c.require(release_clamp > Real(0), "release_clamp", "finite and in (0, 1e15]", release_clamp);
+    c.in_open_closed("release_clamp", release_clamp, Real(0), Real(max_release_clamp),
+                     "finite and in (0, 1e15]");
     if (release == noise_mode::secure) {
-      // SEC.PWA: the lattice release (spec/secure_release.md) is defined on doubles
-      if constexpr (!std::is_same_v<Real, double>)
-        c.fail("release",
-               std::string("idealised at precision ") + scalar_name<Real>() +
-                   " (the lattice release is defined on doubles: run secure mode at precision "
-                   "double)",
-               std::string("secure"));
-      c.require(is_private(algorithm), "release",
-                "idealised for " + name +
-                    " (non-private: no noise is accounted, there is no release to secure)",
-                std::string("secure"));
+      c.require_secure_release_allowed<Real>(is_private(algorithm), name);
       c.require(algorithm != algorithm_kind::exponential || sampler == sampler_kind::rejection,
                 "sampler",
                 "rejection when release = secure (the envelope and inverse_cdf proposals are "

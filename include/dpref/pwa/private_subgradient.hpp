@@ -28,6 +28,7 @@
 #include <vector>
 
 #include "dpref/accounting/accountant.hpp"
+#include "dpref/enum_names.hpp"
 #include "dpref/mechanisms/exponential.hpp"
 #include "dpref/pwa/calibration.hpp"
 #include "dpref/pwa/solve.hpp"
@@ -131,19 +132,13 @@ enum class step_rule {
   constant,      ///< α_i = α
   inverse_sqrt,  ///< α_i = α/√i
 };
-constexpr auto enum_names(step_rule) {
-  return std::array{std::pair{step_rule::constant, std::string_view("constant")},
-                    std::pair{step_rule::inverse_sqrt, std::string_view("inverse_sqrt")}};
-}
+DPREF_ENUM_NAMES(step_rule, constant, inverse_sqrt)
 
 enum class projection_mode {
   none,  ///< pwa Algorithm 2 as printed: iterates may leave P
   box,   ///< clamp every iterate into [−c, c]^d (P without extra rows only; errata PWA-E2)
 };
-constexpr auto enum_names(projection_mode) {
-  return std::array{std::pair{projection_mode::none, std::string_view("none")},
-                    std::pair{projection_mode::box, std::string_view("box")}};
-}
+DPREF_ENUM_NAMES(projection_mode, none, box)
 
 template <real_scalar Real>
 struct subgradient_params {

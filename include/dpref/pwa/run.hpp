@@ -36,6 +36,7 @@
 #include "dpref/pwa/secure.hpp"
 #include "dpref/pwa/study.hpp"
 #include "dpref/random/philox_stream.hpp"
+#include "dpref/run/config.hpp"
 #include "dpref/run/report.hpp"
 
 namespace dpref::pwa {
@@ -296,24 +297,8 @@ result<Real> run(const problem<Real>& prob, const params<Real>& p, const philox_
   return detail::run_validated(prob, p, stream);
 }
 
-/// Complete configuration of a run: the problem's public description, the parameters and the
-/// stream (seed, stream id) of the run's noise. Its JSON is the `--params` document of
-/// `dpref pwa run` and the "config" echoed in the result.
-/// @spec PWA.RUN
+/// The `--params` document of `dpref pwa run` and the "config" of its result (ARCH.RUN).
 template <real_scalar Real>
-struct config {
-  problem_spec<Real> problem;
-  pwa::params<Real> params;
-  std::uint64_t seed = 20261121;
-  std::uint64_t stream = 0;
-
-  template <class V>
-  void fields(V&& v) {
-    v("problem", problem, "the instance (public description)");
-    v("params", params, "the algorithm and its parameters");
-    v("seed", seed, "seed of the run's stream (the mechanism's noise)");
-    v("stream", stream, "stream id of the run's stream");
-  }
-};
+using config = run_config<problem_spec<Real>, pwa::params<Real>, 0>;
 
 }  // namespace dpref::pwa

@@ -15,6 +15,7 @@
 #include <utility>
 #include <vector>
 
+#include "dpref/enum_names.hpp"
 #include "dpref/params.hpp"
 #include "dpref/pwa/bounds.hpp"
 #include "dpref/pwa/laplace_mechanisms.hpp"
@@ -85,10 +86,7 @@ inline study_stat summarize(const std::vector<double>& v, double fopt) {
 
 /// The constant step of Algorithm 2 in the study: given, or Theorem 24's R/(G√k).
 enum class study_step_rule { constant, theorem24 };
-constexpr auto enum_names(study_step_rule) {
-  return std::array{std::pair{study_step_rule::constant, std::string_view("constant")},
-                    std::pair{study_step_rule::theorem24, std::string_view("theorem24")}};
-}
+DPREF_ENUM_NAMES(study_step_rule, constant, theorem24)
 
 /// The settings of every study point (defaults: pwa §5.1).
 struct study_options {

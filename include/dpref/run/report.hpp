@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "dpref/accounting/accountant.hpp"
+#include "dpref/enum_names.hpp"
 #include "dpref/noise_mode.hpp"
 #include "dpref/params.hpp"
 #include "dpref/status.hpp"
@@ -54,11 +55,7 @@ struct privacy_budget_request {
 ///            feature bound), and a declared value below it is refused.
 /// @spec PRIV.BOUNDS
 enum class enforcement { clip, refuse, derived };
-constexpr auto enum_names(enforcement) {
-  return std::array{std::pair{enforcement::clip, std::string_view("clip")},
-                    std::pair{enforcement::refuse, std::string_view("refuse")},
-                    std::pair{enforcement::derived, std::string_view("derived")}};
-}
+DPREF_ENUM_NAMES(enforcement, clip, refuse, derived)
 
 /// One public constant of a private run and how it is enforced (the result says which, never
 /// how many records were clipped: that count is data-dependent). @spec PRIV.BOUNDS

@@ -12,6 +12,7 @@
 #include <utility>
 #include <vector>
 
+#include "dpref/enum_names.hpp"
 #include "dpref/error.hpp"
 #include "dpref/random/secure/lattice.hpp"
 #include "dpref/scalar.hpp"
@@ -27,12 +28,7 @@ namespace dpref::mechanisms {
 ///                    so one record replaced, added or removed stays within Δ1).
 enum class clamp_set { coordinates, l2_ball, sum_of_l2_balls, sum_of_l1_balls };
 
-constexpr auto enum_names(clamp_set) {
-  return std::array{std::pair{clamp_set::coordinates, std::string_view("coordinates")},
-                    std::pair{clamp_set::l2_ball, std::string_view("l2_ball")},
-                    std::pair{clamp_set::sum_of_l2_balls, std::string_view("sum_of_l2_balls")},
-                    std::pair{clamp_set::sum_of_l1_balls, std::string_view("sum_of_l1_balls")}};
-}
+DPREF_ENUM_NAMES(clamp_set, coordinates, l2_ball, sum_of_l2_balls, sum_of_l1_balls)
 
 /// The shape's name, as in enum_names (for messages).
 constexpr std::string_view clamp_set_name(clamp_set c) {

@@ -102,17 +102,11 @@ struct snapped_laplace_params {
 inline snapped_laplace_params snapped_laplace_for(double l1_sensitivity, double epsilon,
                                                   long long dimension, double clamp, int s = 20) {
   require_positive("dpref::mechanisms::snapped_laplace_for", "epsilon", epsilon);
-  snapped_laplace_params p;
-  p.sensitivity = l1_sensitivity;
-  p.dimension = dimension;
-  p.clamp = clamp;
-  p.grid_exponent = secure::lattice_rule(l1_sensitivity, l1_sensitivity / epsilon,
-                                         static_cast<double>(dimension), clamp, s);
-  const std::int64_t t =
-      accounting::snapped_laplace_grid_scale(l1_sensitivity, epsilon, p.grid_exponent, dimension);
-  p.scale = std::ldexp(static_cast<double>(t), p.grid_exponent);  // exact: t <= 2^52
-  p.validate();
-  return p;
+  return secure::lattice_params_for<snapped_laplace_params>(
+      l1_sensitivity, dimension, clamp, l1_sensitivity / epsilon, static_cast<double>(dimension), s,
+      [&](int k) {
+        return accounting::snapped_laplace_grid_scale(l1_sensitivity, epsilon, k, dimension);
+      });
 }
 
 /// The snapped Laplace release of the d-vector x: y_i = 2^k sat(n_i + Z_i), n_i the rounded

@@ -78,17 +78,11 @@ inline snapped_vector_laplace_params snapped_vector_laplace_for(double l2_sensit
   require_positive("dpref::mechanisms::snapped_vector_laplace_for", "epsilon", epsilon);
   if (dimension < 1)
     fail_domain("dpref::mechanisms::snapped_vector_laplace_for", "dimension", ">= 1", dimension);
-  snapped_vector_laplace_params p;
-  p.sensitivity = l2_sensitivity;
-  p.dimension = dimension;
-  p.clamp = clamp;
-  p.grid_exponent = secure::lattice_rule(l2_sensitivity, l2_sensitivity / epsilon,
-                                         std::sqrt(static_cast<double>(dimension)), clamp, s);
-  const std::int64_t t = accounting::snapped_vector_laplace_grid_scale(l2_sensitivity, epsilon,
-                                                                       p.grid_exponent, dimension);
-  p.scale = std::ldexp(static_cast<double>(t), p.grid_exponent);  // exact: t <= 2^52
-  p.validate();
-  return p;
+  return secure::lattice_params_for<snapped_vector_laplace_params>(
+      l2_sensitivity, dimension, clamp, l2_sensitivity / epsilon,
+      std::sqrt(static_cast<double>(dimension)), s, [&](int k) {
+        return accounting::snapped_vector_laplace_grid_scale(l2_sensitivity, epsilon, k, dimension);
+      });
 }
 
 /// The lattice l2-Laplace release of the d-vector x: y = 2^k sat(n + Z). Validation is

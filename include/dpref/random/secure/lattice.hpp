@@ -123,6 +123,25 @@ inline int lattice_rule(double sensitivity, double scale, double per_step, doubl
   return k > k_clamp ? k : k_clamp;
 }
 
+/// The parameters of a lattice release meeting a target ε: the grid 2^k of
+/// lattice_rule(sensitivity, sensitivity / ε, per_step, clamp, s), then the smallest certified
+/// integer scale t = grid_scale(k) (the mechanism's accountant) and the scale t 2^k (exact:
+/// t <= 2^52); `Params` has sensitivity, dimension, clamp, grid_exponent, scale and validate().
+/// @spec SEC.LATTICE.RULE
+template <class Params, class GridScale>
+Params lattice_params_for(double sensitivity, long long dimension, double clamp, double scale,
+                          double per_step, int s, GridScale&& grid_scale) {
+  Params p;
+  p.sensitivity = sensitivity;
+  p.dimension = dimension;
+  p.clamp = clamp;
+  p.grid_exponent = lattice_rule(sensitivity, scale, per_step, clamp, s);
+  const std::int64_t t = grid_scale(p.grid_exponent);
+  p.scale = std::ldexp(static_cast<double>(t), p.grid_exponent);
+  p.validate();
+  return p;
+}
+
 /// The exact l2 clamp of a grid vector (SEC.LATTICE.L2CLAMP): with c = C / 2^k and d = n.size(),
 /// n is left unchanged when ‖n‖₂ <= c + √d/2, and otherwise replaced by
 /// n_i <- trunc(n_i ⌊c⌋ / ⌈‖n‖₂⌉), whose norm is <= ⌊c⌋. Either way ‖n‖₂ <= c + √d/2 afterwards,
