@@ -588,11 +588,17 @@ TEST(LS_MLP_RUN, RejectsBadStartAndBudgets) {
 // used to say "epsilon must be attainable, got 1", the search's starting point); a request above
 // it is calibrated to a plan within the request (negative control of the refusal).
 TEST(LS_MLP_RUN, ARequestBelowTheSvtFloorIsRefusedNamingEpsilonAndTheFloor) {
-  linesearch::mlp_config o;  // the defaults: T = 1000, max_it = 20, ε = 2
+  linesearch::mlp_config o;  // the defaults: T = 1000, max_it = 20, ε = 4
   const double floor = linesearch::detail::section57_plan_total(o, 1e-12).epsilon;
   EXPECT_GT(floor, 3.0);
   EXPECT_LT(floor, 3.2);
   EXPECT_NEAR(linesearch::detail::section57_plan_total(o, 1e-200).epsilon, floor, 1e-6);
+  // the defaults are above the floor: calibrated, and the plan is within the request
+  EXPECT_EQ(o.epsilon, 4.0);
+  const double rho = linesearch::section57_blsgd_rho(o);
+  EXPECT_GT(rho, 0.0);
+  EXPECT_LE(linesearch::detail::section57_plan_total(o, rho).epsilon, 4.0);
+  o.epsilon = 2;  // the paper's §5.7 request: below the floor, refused
   try {
     (void)linesearch::section57_blsgd_rho(o);
     ADD_FAILURE() << "epsilon = 2 below the floor was accepted";
@@ -602,8 +608,4 @@ TEST(LS_MLP_RUN, ARequestBelowTheSvtFloorIsRefusedNamingEpsilonAndTheFloor) {
     EXPECT_NE(m.find("above 3.09"), std::string::npos) << m;
     EXPECT_NE(m.find("got 2"), std::string::npos) << m;
   }
-  o.epsilon = 4;  // above the floor: calibrated, and the plan is within the request
-  const double rho = linesearch::section57_blsgd_rho(o);
-  EXPECT_GT(rho, 0.0);
-  EXPECT_LE(linesearch::detail::section57_plan_total(o, rho).epsilon, 4.0);
 }

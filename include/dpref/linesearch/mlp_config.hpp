@@ -13,6 +13,7 @@
 #include <utility>
 #include <vector>
 
+#include "dpref/enum_names.hpp"
 #include "dpref/io/fields.hpp"
 #include "dpref/linesearch/params.hpp"
 #include "dpref/params.hpp"
@@ -21,10 +22,7 @@ namespace dpref::linesearch {
 
 /// How the per-iteration budgets are set (see the file comment).
 enum class mlp_calibration { certified, paper_same_rho };
-constexpr auto enum_names(mlp_calibration) {
-  return std::array{std::pair{mlp_calibration::certified, std::string_view("certified")},
-                    std::pair{mlp_calibration::paper_same_rho, std::string_view("paper_same_rho")}};
-}
+DPREF_ENUM_NAMES(mlp_calibration, certified, paper_same_rho)
 
 /// Configuration of the §5.7 experiment (double precision). @spec LS.MLP.RUN
 struct mlp_config {
@@ -38,7 +36,10 @@ struct mlp_config {
   std::optional<long long> early_every = 10;  ///< null: no early checkpoints
   std::optional<long long> objective_rows;    ///< F on the first N training rows (absent: all)
   std::optional<long long> max_train, max_test;
-  double epsilon = 2, delta = 1e-5;
+  /// ε = 4: above the proven-SVT floor of DP-BLSGD's plan at the default T (3.096 at T = 1000),
+  /// so the defaults are certified within the request; the paper's ε = 2 is below it
+  /// (`--calibration paper_same_rho --allow-over-budget` runs the paper's setting).
+  double epsilon = 4, delta = 1e-5;
   bool allow_over_budget = false;
   mlp_calibration calibration = mlp_calibration::certified;
   std::optional<double> rho_iter;  ///< explicit per-iteration budget (no calibration)
@@ -123,25 +124,18 @@ struct mlp_config {
                 "checkpoints)",
                 *max_test);
     }
-    const auto open_closed = [&](std::string_view f, double x, double lo, double hi,
-                                 std::string_view cond) {
-      c.require(std::isfinite(x) && x > lo && x <= hi, f, cond, x);
-    };
-    const auto open = [&](std::string_view f, double x) {
-      c.require(std::isfinite(x) && x > 0 && x < 1, f, "in (0, 1)", x);
-    };
-    open_closed("epsilon", epsilon, 0, 1e6, "finite and in (0, 1e6]");
-    open("delta", delta);
-    if (rho_iter) open_closed("rho_iter", *rho_iter, 0, 1e12, "in (0, 1e12]");
-    open_closed("q", q, 0, 1, "in (0, 1]");
-    open_closed("C_grad", C_grad, 0, 1e12, "finite and in (0, 1e12]");
-    open_closed("C_obj", C_obj, 0, 1e12, "finite and in (0, 1e12]");
-    open("alpha", alpha);
-    open("beta", beta);
-    open_closed("eta0", eta0, 0, 1e6, "in (0, 1e6]");
-    open_closed("sgd_eta", sgd_eta, 0, 1e6, "in (0, 1e6]");
+    c.in_open_closed("epsilon", epsilon, 0, 1e6, "finite and in (0, 1e6]");
+    c.unit_open("delta", delta);
+    if (rho_iter) c.in_open_closed("rho_iter", *rho_iter, 0, 1e12, "in (0, 1e12]");
+    c.in_open_closed("q", q, 0, 1, "in (0, 1]");
+    c.in_open_closed("C_grad", C_grad, 0, 1e12, "finite and in (0, 1e12]");
+    c.in_open_closed("C_obj", C_obj, 0, 1e12, "finite and in (0, 1e12]");
+    c.unit_open("alpha", alpha);
+    c.unit_open("beta", beta);
+    c.in_open_closed("eta0", eta0, 0, 1e6, "in (0, 1e6]");
+    c.in_open_closed("sgd_eta", sgd_eta, 0, 1e6, "in (0, 1e6]");
     c.require(std::isfinite(mu) && mu >= 0 && mu <= 1e6, "mu", "finite and in [0, 1e6]", mu);
-    open("ls_share", ls_share);
+    c.unit_open("ls_share", ls_share);
     c.at_least<long long>("max_it", max_it, 1, 1000);
     c.at_least<long long>("max_order", max_order, 2,
                           force ? max_order_bound : max_order_work_bound);
