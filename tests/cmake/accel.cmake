@@ -1,9 +1,9 @@
 # Accelerated private optimisation (issue 6, spec/accel.md).
 # one executable (one unity translation unit) for the paper's unit and property tests; the
-# secure variants add theirs (secure_accel.cmake). CI.UNITY (spec/ci.md)
+# secure variants are below. CI.UNITY (spec/ci.md)
 dpref_add_test(accel_tests LABELS unit
-               SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/unit/accel_test.cpp ${CMAKE_CURRENT_SOURCE_DIR}/unit/accel_run_test.cpp
-                       ${CMAKE_CURRENT_SOURCE_DIR}/property/accel_prop.cpp)
+               SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/accel/accel_test.cpp ${CMAKE_CURRENT_SOURCE_DIR}/accel/accel_run_test.cpp
+                       ${CMAKE_CURRENT_SOURCE_DIR}/accel/accel_prop.cpp)
 # The §5 claims (ACCEL.CLAIMS, full size ACCEL.CLAIMS_FULL) are defined once in
 # src/reproduce/accel_claims.cpp and checked through `dpref reproduce` (reproduce.cmake).
 # CLI smoke tests of `dpref accel run|study` (the numbers are tested in the library tests; real
@@ -77,3 +77,56 @@ if(TARGET dpref_cli)
   set_tests_properties(HARD_CATALOGUE_accel PROPERTIES LABELS unit TIMEOUT 900)
 endif()
 # the run contract of the accel module (ACCEL.PARAMS, ACCEL.LEDGER, ACCEL.RUN, ACCEL.JSON)
+
+# ---- (was tests/cmake/accel_audit.cmake)
+dpref_add_test(accel_audit LABELS audit SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/accel/accel_audit.cpp
+                                               ${CMAKE_CURRENT_SOURCE_DIR}/accel/priv_accel_audit.cpp)
+# PRIV.ACCEL.AUDIT (spec/privacy_bounds.md): the public l1 bound B — a record above it is refused;
+# one step of the shipped release passes at its certified ε on the tightest admitted pair, and the
+# same engine with the bound not enforced (a record at 100B admitted) is flagged (idealised and
+# secure).
+
+# ---- (was tests/cmake/secure_accel.cmake)
+# Secure mode of the accel algorithms (issue 20 part 2, spec/accel.md SEC.ACCEL): ledger,
+# lattice, budget and precision checks (`unit`); one-step low-order-bit audits (`audit`).
+dpref_test_sources(accel_tests ${CMAKE_CURRENT_SOURCE_DIR}/accel/secure_accel_test.cpp)
+dpref_test_sources(accel_audit ${CMAKE_CURRENT_SOURCE_DIR}/accel/secure_accel_audit.cpp)
+if(TARGET dpref_cli)
+  # SEC.ACCEL: `--secure` runs, the result says "noise": "secure" and `dpref account` re-derives
+  # the guarantee from the ledger bit for bit (every algorithm, full batch and m of n)
+  foreach(alg gd nag_opt masg_opt)
+    foreach(batch n 50)
+      if(batch STREQUAL "n")
+        set(batch_flags "")
+      else()
+        set(batch_flags --m ${batch})
+      endif()
+      add_test(NAME SEC_ACCEL_cli_roundtrip_${alg}_m${batch}
+               COMMAND /usr/bin/python3 ${PROJECT_SOURCE_DIR}/tests/cli/check_output.py
+                       --schema result --roundtrip $<TARGET_FILE:dpref_cli> --precision double
+                       --expect paper=accel --expect algorithm=${alg}
+                       -- $<TARGET_FILE:dpref_cli> accel run --n 200 --d 3 --iterations 12
+                       --algorithm ${alg} ${batch_flags} --secure)
+      set_tests_properties(SEC_ACCEL_cli_roundtrip_${alg}_m${batch} PROPERTIES LABELS unit)
+    endforeach()
+  endforeach()
+  add_test(NAME SEC_ACCEL_cli_secure
+           COMMAND dpref_cli accel run --n 100 --d 2 --iterations 3 --secure)
+  set_tests_properties(SEC_ACCEL_cli_secure PROPERTIES LABELS unit
+                       PASS_REGULAR_EXPRESSION "\"noise\": \"secure\"")
+  add_test(NAME SEC_ACCEL_cli_release_secure
+           COMMAND dpref_cli accel run --n 100 --d 2 --iterations 3 --release secure)
+  set_tests_properties(SEC_ACCEL_cli_release_secure PROPERTIES LABELS unit
+                       PASS_REGULAR_EXPRESSION "\"noise\": \"secure\"")
+  add_test(NAME SEC_ACCEL_cli_both_flags_refused
+           COMMAND ${CMAKE_COMMAND} -E env sh -c "$<TARGET_FILE:dpref_cli> accel run --n 100 --d 2 --iterations 3 --secure --release idealised 2>&1; test $? -ne 0 && echo REFUSED")
+  set_tests_properties(SEC_ACCEL_cli_both_flags_refused PROPERTIES LABELS unit
+                       PASS_REGULAR_EXPRESSION "REFUSED")
+  add_test(NAME SEC_ACCEL_cli_mp50_refused
+           COMMAND ${CMAKE_COMMAND} -E env sh -c "$<TARGET_FILE:dpref_cli> accel run --n 100 --d 2 --iterations 3 --secure --precision mp50 2>&1; test $? -ne 0 && echo REFUSED")
+  set_tests_properties(SEC_ACCEL_cli_mp50_refused PROPERTIES LABELS unit
+                       PASS_REGULAR_EXPRESSION "release must be idealised at precision mp50 .the lattice release.*REFUSED")
+endif()
+# Cost of secure mode for accel, dda and linesearch (SEC.ACCEL.COST, SEC.DDA.COST,
+# SEC.LINESEARCH.COST): `dpref reproduce` claims (reproduce.cmake; utility ratios) and
+# bench/secure_cost_bench.cpp (wall-time ratios).

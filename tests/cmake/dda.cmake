@@ -1,12 +1,12 @@
 # dda (issue 8): networks, DP-DDA, calibrations, bounds (spec/dda.md).
 # one executable (one unity translation unit) for the paper's unit and property tests; the
-# secure variants add theirs (secure_dda.cmake). CI.UNITY (spec/ci.md)
+# secure variants are below. CI.UNITY (spec/ci.md)
 dpref_add_test(dda_tests LABELS unit
-               SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/unit/dda_test.cpp ${CMAKE_CURRENT_SOURCE_DIR}/unit/dda_run_test.cpp
-                       ${CMAKE_CURRENT_SOURCE_DIR}/unit/dda_noise_test.cpp ${CMAKE_CURRENT_SOURCE_DIR}/unit/dda_study_test.cpp
-                       ${CMAKE_CURRENT_SOURCE_DIR}/property/dda_prop.cpp)
-dpref_add_test(dda_audit LABELS audit SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/audit/dda_audit.cpp
-                                              ${CMAKE_CURRENT_SOURCE_DIR}/audit/priv_dda_audit.cpp)
+               SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/dda/dda_test.cpp ${CMAKE_CURRENT_SOURCE_DIR}/dda/dda_run_test.cpp
+                       ${CMAKE_CURRENT_SOURCE_DIR}/dda/dda_noise_test.cpp ${CMAKE_CURRENT_SOURCE_DIR}/dda/dda_study_test.cpp
+                       ${CMAKE_CURRENT_SOURCE_DIR}/dda/dda_prop.cpp)
+dpref_add_test(dda_audit LABELS audit SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/dda/dda_audit.cpp
+                                              ${CMAKE_CURRENT_SOURCE_DIR}/dda/priv_dda_audit.cpp)
 if(TARGET dpref_cli)
   add_test(NAME cli_dda_run COMMAND dpref_cli dda run --params ${PROJECT_SOURCE_DIR}/examples/dda.json)
   set_tests_properties(cli_dda_run PROPERTIES LABELS unit
@@ -50,4 +50,35 @@ if(TARGET dpref_cli)
            COMMAND ${PROJECT_SOURCE_DIR}/scripts/dda_study.sh $<TARGET_FILE:dpref_cli>
                    ${PROJECT_BINARY_DIR}/dda_study)
   set_tests_properties(dda_study_full PROPERTIES LABELS slow TIMEOUT 7200)
+endif()
+
+# ---- (was tests/cmake/secure_dda.cmake)
+# Secure mode of dda Algorithm 1 (issue 20 part 2, spec/dda.md SEC.DDA): ledger, accountant
+# (SEC.ACC.GAUSS.WOR), lattice, budget and precision checks (`unit`); one-round low-order-bit
+# audits (`audit`).
+dpref_test_sources(dda_tests ${CMAKE_CURRENT_SOURCE_DIR}/dda/secure_dda_test.cpp)
+dpref_test_sources(dda_audit ${CMAKE_CURRENT_SOURCE_DIR}/dda/secure_dda_audit.cpp)
+if(TARGET dpref_cli)
+  # SEC.DDA: `--secure` on the example; "noise": "secure"; `dpref account` re-derives the
+  # guarantee from the ledger bit for bit
+  add_test(NAME SEC_DDA_cli_roundtrip
+           COMMAND /usr/bin/python3 ${PROJECT_SOURCE_DIR}/tests/cli/check_output.py
+                   --schema result --roundtrip $<TARGET_FILE:dpref_cli> --precision double
+                   --expect paper=dda
+                   -- $<TARGET_FILE:dpref_cli> dda run --params
+                   ${PROJECT_SOURCE_DIR}/examples/dda.json --secure --no-optimum)
+  set_tests_properties(SEC_DDA_cli_roundtrip PROPERTIES LABELS unit)
+  add_test(NAME SEC_DDA_cli_secure
+           COMMAND dpref_cli dda run --params ${PROJECT_SOURCE_DIR}/examples/dda.json --secure
+                   --no-optimum)
+  set_tests_properties(SEC_DDA_cli_secure PROPERTIES LABELS unit
+                       PASS_REGULAR_EXPRESSION "\"noise\": \"secure\"")
+  add_test(NAME SEC_DDA_cli_both_flags_refused
+           COMMAND ${CMAKE_COMMAND} -E env sh -c "$<TARGET_FILE:dpref_cli> dda run --params ${PROJECT_SOURCE_DIR}/examples/dda.json --secure --release idealised 2>&1; test $? -ne 0 && echo REFUSED")
+  set_tests_properties(SEC_DDA_cli_both_flags_refused PROPERTIES LABELS unit
+                       PASS_REGULAR_EXPRESSION "REFUSED")
+  add_test(NAME SEC_DDA_cli_mp50_refused
+           COMMAND ${CMAKE_COMMAND} -E env sh -c "$<TARGET_FILE:dpref_cli> dda run --params ${PROJECT_SOURCE_DIR}/examples/dda.json --secure --precision mp50 2>&1; test $? -ne 0 && echo REFUSED")
+  set_tests_properties(SEC_DDA_cli_mp50_refused PROPERTIES LABELS unit
+                       PASS_REGULAR_EXPRESSION "release must be idealised at precision mp50 .the lattice release.*REFUSED")
 endif()

@@ -1,5 +1,5 @@
 // One node, one round of dda's engine (W = [1], z^(1) = 0, a_1 = 1, so z^(2) = ζ): the release
-// the dda audits test (tests/audit/priv_dda_audit.cpp, secure_dda_audit.cpp), through the shipped
+// the dda audits test (tests/dda/priv_dda_audit.cpp, secure_dda_audit.cpp), through the shipped
 // engine dda::detail::run_engine.
 #pragma once
 

@@ -33,6 +33,17 @@ inline std::int64_t record_bound_units(double record_bound, int k) {
   return static_cast<std::int64_t>(std::floor(std::ldexp(record_bound, -k)));
 }
 
+/// The smallest integer noise scale t = max(1, ceil(units / ε)) of a lattice mechanism over Δ_int
+/// grid units (`units` a multiple of Δ_int); the caller raises it until the certified ε is within
+/// the target (the quotient is a rounded double).
+/// @throws std::domain_error naming epsilon when t > 2^52 (`condition` says which quotient)
+inline std::int64_t ceil_grid_scale(const char* fn, double units, double epsilon,
+                                    const char* condition) {
+  const double t = std::ceil(units / epsilon);
+  if (!(t <= 0x1p52)) fail_domain(fn, "epsilon", condition, epsilon);
+  return t < 1 ? std::int64_t{1} : static_cast<std::int64_t>(t);
+}
+
 /// Checks the public pair (C, k): C > 0, k in the lattice range, 1 <= C / 2^k <= 2^30.
 inline void check_record_bound(const param_checker& c, double record_bound, int k) {
   c.positive("record_bound", record_bound);

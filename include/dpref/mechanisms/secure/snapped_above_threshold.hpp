@@ -100,14 +100,9 @@ inline snapped_above_threshold_params snapped_above_threshold_for(double record_
   p.grid_exponent = record_grid_exponent(fn, record_bound, s);
   p.max_queries = max_queries;
   const double units = static_cast<double>(p.record_bound_units());
-  const auto grid_scale = [&](double factor) {
-    const double t = std::ceil(factor * units / epsilon);
-    if (!(t <= 0x1p52))
-      fail_domain(fn, "epsilon", "such that 4 C / (epsilon 2^k) <= 2^52", epsilon);
-    return t < 1 ? std::int64_t{1} : static_cast<std::int64_t>(t);
-  };
-  p.threshold_grid_scale = grid_scale(2);
-  p.query_grid_scale = grid_scale(4);
+  constexpr const char* bound = "such that 4 C / (epsilon 2^k) <= 2^52";
+  p.threshold_grid_scale = ceil_grid_scale(fn, 2 * units, epsilon, bound);
+  p.query_grid_scale = ceil_grid_scale(fn, 4 * units, epsilon, bound);
   p.validate();
   // the quotients above are rounded doubles: raise t until the certified ε is within the target
   for (;;) {

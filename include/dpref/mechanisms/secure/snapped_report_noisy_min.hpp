@@ -83,9 +83,8 @@ inline snapped_report_noisy_min_params snapped_report_noisy_min_for(double recor
   p.record_bound = record_bound;
   p.grid_exponent = record_grid_exponent(fn, record_bound, s);
   p.candidates = candidates;
-  const double t = std::ceil(static_cast<double>(p.record_bound_units()) / epsilon);
-  if (!(t <= 0x1p52)) fail_domain(fn, "epsilon", "such that C / (epsilon 2^k) <= 2^52", epsilon);
-  p.grid_scale = t < 1 ? std::int64_t{1} : static_cast<std::int64_t>(t);
+  p.grid_scale = ceil_grid_scale(fn, static_cast<double>(p.record_bound_units()), epsilon,
+                                 "such that C / (epsilon 2^k) <= 2^52");
   p.validate();
   while (p.epsilon<double>() > epsilon) ++p.grid_scale;  // the quotient above is a rounded double
   return p;

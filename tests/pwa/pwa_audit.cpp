@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "audit_support.hpp"
+#include "audit/audit_support.hpp"
 #include "dpref/audit/auditor.hpp"
 #include "dpref/audit/events.hpp"
 #include "dpref/audit/neighbours.hpp"

@@ -23,12 +23,12 @@
 #include <string>
 #include <vector>
 
-#include "audit_support.hpp"
+#include "audit/audit_support.hpp"
 #include "dpref/audit/auditor.hpp"
 #include "dpref/ev/calibration.hpp"
 #include "dpref/ev/private_projected_gradient.hpp"
 #include "dpref/ev/secure.hpp"
-#include "secure_audit_support.hpp"
+#include "audit/secure_audit_support.hpp"
 
 namespace {
 

@@ -21,9 +21,9 @@
 #include <cstdint>
 #include <vector>
 
-#include "audit_support.hpp"
+#include "audit/audit_support.hpp"
 #include "dpref/dda/run.hpp"
-#include "secure_audit_support.hpp"
+#include "audit/secure_audit_support.hpp"
 #include "support/dda_one_node.hpp"
 
 namespace dpref {

@@ -31,7 +31,7 @@
 #include <variant>
 #include <vector>
 
-#include "audit_support.hpp"
+#include "audit/audit_support.hpp"
 #include "dpref/accel/dp_gd.hpp"
 #include "dpref/accounting/accounting.hpp"
 #include "dpref/audit/auditor.hpp"

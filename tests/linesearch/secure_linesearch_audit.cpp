@@ -14,9 +14,9 @@
 #include <string>
 #include <vector>
 
-#include "audit_support.hpp"
+#include "audit/audit_support.hpp"
 #include "dpref/linesearch/run.hpp"
-#include "secure_audit_support.hpp"
+#include "audit/secure_audit_support.hpp"
 
 namespace dpref {
 namespace {

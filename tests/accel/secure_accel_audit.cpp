@@ -20,9 +20,9 @@
 #include <string>
 #include <vector>
 
-#include "audit_support.hpp"
+#include "audit/audit_support.hpp"
 #include "dpref/accel/accel.hpp"
-#include "secure_audit_support.hpp"
+#include "audit/secure_audit_support.hpp"
 
 namespace dpref {
 namespace {

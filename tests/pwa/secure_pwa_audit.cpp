@@ -21,13 +21,13 @@
 #include <string>
 #include <vector>
 
-#include "audit_support.hpp"
+#include "audit/audit_support.hpp"
 #include "dpref/accounting/laplace.hpp"
 #include "dpref/audit/auditor.hpp"
 #include "dpref/mechanisms/vector_laplace.hpp"
 #include "dpref/pwa/exponential_mechanism_lp.hpp"
 #include "dpref/pwa/secure.hpp"
-#include "secure_audit_support.hpp"
+#include "audit/secure_audit_support.hpp"
 
 namespace {
 

@@ -12,7 +12,7 @@
 //    and exp(−2^50)-small on the other.
 //  - records 1000·bmax (idealised): b = 1000·1 vs b + bmax(1, −1, …, −1), m = 10, x^(1) = 0:
 //    pass with power (tight pair); negative control the engine at Δu = bmax/2 — flagged.
-// Statistical plan (as tests/audit/pwa_audit.cpp): fixed seeds, search and test samples per side
+// Statistical plan (as tests/pwa/pwa_audit.cpp): fixed seeds, search and test samples per side
 // and pair as stated, false-alarm probability 1e-6 per audit (Clopper–Pearson), so a correct
 // release is flagged with probability <= 1e-6.
 #include <gtest/gtest.h>
@@ -21,7 +21,7 @@
 #include <string>
 #include <vector>
 
-#include "audit_support.hpp"
+#include "audit/audit_support.hpp"
 #include "dpref/audit/auditor.hpp"
 #include "dpref/audit/events.hpp"
 #include "dpref/audit/neighbours.hpp"

@@ -35,7 +35,7 @@
 #include <string>
 #include <vector>
 
-#include "audit_support.hpp"
+#include "audit/audit_support.hpp"
 #include "dpref/accel/accel.hpp"
 #include "dpref/audit/auditor.hpp"
 #include "dpref/audit/events.hpp"

@@ -17,7 +17,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "audit_support.hpp"
+#include "audit/audit_support.hpp"
 #include "dpref/audit/auditor.hpp"
 #include "dpref/audit/events.hpp"
 #include "dpref/dda/calibration.hpp"
