@@ -34,24 +34,34 @@ P::options opts(double h, P::estimate k) {
   return o;
 }
 
+// Times f (one call per iteration) and reports its last value as the counter `name`.
+template <class F>
+double measure(benchmark::State& state, F f, const char* name = "eps") {
+  double v = 0;
+  for (auto _ : state) {
+    v = f();
+    g_sink = v;
+  }
+  state.counters[name] = v;
+  return v;
+}
+
+// Medians in milliseconds over Reps repetitions: BENCHMARK(...)->Apply(medians<Reps>)
+template <int Reps>
+void medians(benchmark::internal::Benchmark* b) {
+  b->Unit(benchmark::kMillisecond)->Repetitions(Reps)->ReportAggregatesOnly(true);
+}
+
 void BM_PldDpSgdQuery(benchmark::State& state) {
   const auto kind = state.range(0) ? P::estimate::optimistic : P::estimate::pessimistic;
   const auto o = opts(1e-3, kind);
-  double eps = 0;
-  for (auto _ : state) {
+  measure(state, [&] {
     const auto m = P::subsample(P::gaussian(1.0, 1.1), P::sampling::poisson(0.01));
-    eps = P::self_compose(P::discretise(m, o), 10000, o).epsilon_for_delta(1e-5);
-    g_sink = eps;
-  }
-  state.counters["eps"] = eps;
+    return P::self_compose(P::discretise(m, o), 10000, o).epsilon_for_delta(1e-5);
+  });
   state.SetLabel(state.range(0) ? "optimistic" : "certified");
 }
-BENCHMARK(BM_PldDpSgdQuery)
-    ->Arg(0)
-    ->Arg(1)
-    ->Unit(benchmark::kMillisecond)
-    ->Repetitions(7)
-    ->ReportAggregatesOnly(true);
+BENCHMARK(BM_PldDpSgdQuery)->Arg(0)->Arg(1)->Apply(medians<7>);
 
 struct dpsgd {
   double q, sigma;
@@ -78,39 +88,24 @@ void BM_AccountPldDefault(benchmark::State& state) {
   A::accounting_options<double> o;
   o.method = A::accounting_method::pld;
   o.delta = 1e-5;
-  double eps = 0;
-  for (auto _ : state) {
-    eps = A::account<double>({e}, o).epsilon;
-    g_sink = eps;
-  }
-  state.counters["eps"] = eps;
+  const double eps = measure(state, [&] { return A::account<double>({e}, o).epsilon; });
   state.counters["rel_diff"] = eps / c.dp_eps - 1;
   state.counters["dp_s"] = c.dp_seconds;
 }
-BENCHMARK(BM_AccountPldDefault)
-    ->DenseRange(0, 7)
-    ->Unit(benchmark::kMillisecond)
-    ->Repetitions(5)
-    ->ReportAggregatesOnly(true);
+BENCHMARK(BM_AccountPldDefault)->DenseRange(0, 7)->Apply(medians<5>);
 
 void BM_SelfCompose(benchmark::State& state) {
   auto o = opts(1.8e-4, P::estimate::pessimistic);
   o.squaring = state.range(0) != 0;
   const auto d = P::discretise(P::subsample(P::gaussian(1.0, 0.8), P::sampling::poisson(0.001)), o);
-  double eps = 0;
-  for (auto _ : state) {
-    eps = P::self_compose(d, 100000, o).epsilon_for_delta(1e-5);
-    g_sink = eps;
-  }
-  state.counters["eps"] = eps;
+  measure(state, [&] { return P::self_compose(d, 100000, o).epsilon_for_delta(1e-5); });
   state.SetLabel(o.squaring ? "squaring" : "power");
 }
 BENCHMARK(BM_SelfCompose)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond)->Repetitions(3);
 
 void BM_PldHeterogeneous100(benchmark::State& state) {
   const auto o = opts(1e-3, P::estimate::pessimistic);
-  double eps = 0;
-  for (auto _ : state) {
+  measure(state, [&] {
     std::vector<P::privacy_loss_distribution> list;
     list.reserve(100);
     for (int i = 0; i < 100; ++i) {
@@ -118,82 +113,49 @@ void BM_PldHeterogeneous100(benchmark::State& state) {
       list.push_back(
           P::discretise(P::subsample(P::gaussian(1, sigma), P::sampling::poisson(q)), o));
     }
-    eps = P::compose_all(std::move(list), o).epsilon_for_delta(1e-5);
-    g_sink = eps;
-  }
-  state.counters["eps"] = eps;
+    return P::compose_all(std::move(list), o).epsilon_for_delta(1e-5);
+  });
 }
-BENCHMARK(BM_PldHeterogeneous100)
-    ->Unit(benchmark::kMillisecond)
-    ->Repetitions(5)
-    ->ReportAggregatesOnly(true);
+BENCHMARK(BM_PldHeterogeneous100)->Apply(medians<5>);
 
 void BM_PldSteps(benchmark::State& state) {
   const auto o = opts(1e-3, P::estimate::pessimistic);
   const auto k = static_cast<std::uint64_t>(state.range(0));
-  double eps = 0;
   std::size_t n = 0;
-  for (auto _ : state) {
+  measure(state, [&] {
     const auto m = P::subsample(P::gaussian(1.0, 1.1), P::sampling::poisson(0.01));
     const auto d = P::self_compose(P::discretise(m, o), k, o);
-    eps = d.epsilon_for_delta(1e-5);
     n = d.remove.masses.size();
-    g_sink = eps;
-  }
-  state.counters["eps"] = eps;
+    return d.epsilon_for_delta(1e-5);
+  });
   state.counters["grid"] = static_cast<double>(n);
 }
-BENCHMARK(BM_PldSteps)
-    ->Arg(1000)
-    ->Arg(10000)
-    ->Arg(100000)
-    ->Arg(1000000)
-    ->Unit(benchmark::kMillisecond)
-    ->Repetitions(3)
-    ->ReportAggregatesOnly(true);
+BENCHMARK(BM_PldSteps)->Arg(1000)->Arg(10000)->Arg(100000)->Arg(1000000)->Apply(medians<3>);
 
 void BM_RdpIntegerGrid(benchmark::State& state) {
   const auto orders = A::integer_orders<double>(2, 256);
-  double eps = 0;
-  for (auto _ : state) {
+  measure(state, [&] {
     const auto c = A::poisson_subsampled_gaussian_rdp<double>(0.01, 1.1, orders);
-    eps = A::rdp_to_dp(A::compose_rdp_steps(c, 10000), 1e-5).guarantee.eps;
-    g_sink = eps;
-  }
-  state.counters["eps"] = eps;
+    return A::rdp_to_dp(A::compose_rdp_steps(c, 10000), 1e-5).guarantee.eps;
+  });
 }
-BENCHMARK(BM_RdpIntegerGrid)
-    ->Unit(benchmark::kMillisecond)
-    ->Repetitions(5)
-    ->ReportAggregatesOnly(true);
+BENCHMARK(BM_RdpIntegerGrid)->Apply(medians<5>);
 
 void BM_RdpFractionalGrid(benchmark::State& state) {
   const auto orders = A::default_rdp_orders<double>();
-  double eps = 0;
-  for (auto _ : state) {
+  measure(state, [&] {
     const auto c = A::poisson_subsampled_gaussian_rdp_frac<double>(0.01, 1.1, orders);
-    eps = A::rdp_to_dp(A::compose_rdp_steps(c, 10000), 1e-5).guarantee.eps;
-    g_sink = eps;
-  }
-  state.counters["eps"] = eps;
+    return A::rdp_to_dp(A::compose_rdp_steps(c, 10000), 1e-5).guarantee.eps;
+  });
 }
-BENCHMARK(BM_RdpFractionalGrid)
-    ->Unit(benchmark::kMillisecond)
-    ->Iterations(1)
-    ->Repetitions(3)
-    ->ReportAggregatesOnly(true);
+BENCHMARK(BM_RdpFractionalGrid)->Iterations(1)->Apply(medians<3>);
 
 void BM_RdpFractionalOrder(benchmark::State& state) {
-  double e = 0;
-  for (auto _ : state) {
-    e = A::poisson_subsampled_gaussian_rdp_frac<double>(0.01, 1.1, {2.5}).eps[0];
-    g_sink = e;
-  }
-  state.counters["rdp"] = e;
+  measure(
+      state,
+      [] { return A::poisson_subsampled_gaussian_rdp_frac<double>(0.01, 1.1, {2.5}).eps[0]; },
+      "rdp");
 }
-BENCHMARK(BM_RdpFractionalOrder)
-    ->Unit(benchmark::kMillisecond)
-    ->Repetitions(5)
-    ->ReportAggregatesOnly(true);
+BENCHMARK(BM_RdpFractionalOrder)->Apply(medians<5>);
 
 }  // namespace

@@ -55,6 +55,16 @@ def table(headers, rows, cls=""):
     return "".join(out)
 
 
+def suboptimality_axes(ax, xlabel, title):
+    """Log-log axes of relative suboptimality against xlabel, with the legend."""
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel("relative suboptimality")
+    ax.set_title(title)
+    ax.legend(fontsize=8)
+
+
 def plots(rep):
     figs = []
     claims = rep["claims"]
@@ -78,12 +88,8 @@ def plots(rep):
             if key in s:
                 d = s[key]
                 ax.errorbar(d["x"], d["mean"], yerr=d["se"], marker="o", capsize=2, label=lab)
-        ax.set_xscale("log")
-        ax.set_yscale("log")
-        ax.set_xlabel("iterations K")
-        ax.set_ylabel("relative suboptimality")
-        ax.set_title("ev Fig. 3 (c = 10, ε = 0.1): EV.STUDY.K and EV.UNITS")
-        ax.legend(fontsize=8)
+        suboptimality_axes(ax, "iterations K",
+                           "ev Fig. 3 (c = 10, ε = 0.1): EV.STUDY.K and EV.UNITS")
         figs.append((png(fig), "ev: suboptimality vs K in both units (mean ± SE)"))
     if "ev_eps" in s:
         d = s["ev_eps"]
@@ -93,12 +99,7 @@ def plots(rep):
         x0, y0 = d["x"][0], d["mean"][0]
         ax.plot(d["x"], [y0 * (x / x0) ** -0.25 for x in d["x"]], "--", label="slope −1/4 (Cor. 9)")
         ax.plot(d["x"], [y0 * (x / x0) ** -0.698 for x in d["x"]], ":", label="slope −0.698 (paper)")
-        ax.set_xscale("log")
-        ax.set_yscale("log")
-        ax.set_xlabel("ε")
-        ax.set_ylabel("relative suboptimality")
-        ax.set_title("ev Fig. 4: EV.STUDY.EPS")
-        ax.legend(fontsize=8)
+        suboptimality_axes(ax, "ε", "ev Fig. 4: EV.STUDY.EPS")
         figs.append((png(fig), "ev: suboptimality vs ε at K optimised per ε"))
     perf = [p for p in rep["performance"] if p.get("ratio") is not None]
     if perf:

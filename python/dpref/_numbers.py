@@ -9,11 +9,33 @@ exact (mantissa, exponent) of the C++ value, so they equal the C++ results bit f
 """
 from __future__ import annotations
 
+import decimal
 import fractions
+import importlib
 import numbers
 import os
 
 __all__ = ["real_text", "rational_text", "mpf_from_parts", "exact_text", "jsonable"]
+
+
+def _optional(name: str):
+    """The module ``name`` (numpy, mpmath), or None when it is not installed."""
+    try:
+        return importlib.import_module(name)
+    except ImportError:  # pragma: no cover
+        return None
+
+
+def _as_written(x, what: str, kind: str):
+    """Text of an input that needs no conversion: ``str`` as written, ``int`` exactly; None for
+    any other type. A ``bool`` is refused (it is an ``int`` to Python, never a number here)."""
+    if isinstance(x, str):
+        return x
+    if isinstance(x, bool):
+        raise TypeError(f"{what} must be {kind}, got a bool")
+    if isinstance(x, numbers.Integral):
+        return str(int(x))
+    return None
 
 
 def _exact_decimal(man: int, exp: int) -> str:
@@ -34,10 +56,7 @@ def _exact_decimal(man: int, exp: int) -> str:
 
 def exact_text(x) -> str:
     """Exact decimal text of a binary floating-point value (float, numpy float, mpmath.mpf)."""
-    try:
-        import mpmath
-    except ImportError:  # pragma: no cover - mpmath is a dependency of the multiprecision path
-        mpmath = None
+    mpmath = _optional("mpmath")  # a dependency of the multiprecision path
     if mpmath is not None and isinstance(x, mpmath.mpf):
         if not mpmath.isfinite(x):
             raise ValueError(f"a finite number is needed, got {x}")
@@ -53,35 +72,20 @@ def exact_text(x) -> str:
 
 def real_text(x, what: str = "value") -> str:
     """Decimal text of a real input (see the module docstring)."""
-    if isinstance(x, str):
-        return x
-    if isinstance(x, bool):
-        raise TypeError(f"{what} must be a real number, got a bool")
-    if isinstance(x, numbers.Integral):
-        return str(int(x))
-    try:
-        import numpy as np
-
-        if isinstance(x, np.floating) and not isinstance(x, (np.float64, np.float32, np.float16)):
-            return exact_text(x)  # numpy.longdouble: its exact binary value
-    except ImportError:  # pragma: no cover
-        pass
+    text = _as_written(x, what, "a real number")
+    if text is not None:
+        return text
+    np = _optional("numpy")
+    if (np is not None and isinstance(x, np.floating)
+            and not isinstance(x, (np.float64, np.float32, np.float16))):
+        return exact_text(x)  # numpy.longdouble: its exact binary value
     if isinstance(x, float):
         return repr(float(x))
-    try:
-        import mpmath
-
-        if isinstance(x, mpmath.mpf):
-            return exact_text(x)
-    except ImportError:  # pragma: no cover
-        pass
-    try:
-        import decimal
-
-        if isinstance(x, decimal.Decimal):
-            return str(x)
-    except ImportError:  # pragma: no cover
-        pass
+    mpmath = _optional("mpmath")
+    if mpmath is not None and isinstance(x, mpmath.mpf):
+        return exact_text(x)
+    if isinstance(x, decimal.Decimal):
+        return str(x)
     if isinstance(x, numbers.Real) and not isinstance(x, fractions.Fraction):
         return repr(float(x))
     raise TypeError(f"{what} must be a real number or a decimal string, got {type(x).__name__}")
@@ -89,12 +93,9 @@ def real_text(x, what: str = "value") -> str:
 
 def rational_text(x, what: str = "value") -> str:
     """"p/q" text of a rational input (int, Fraction, "p/q" or (p, q))."""
-    if isinstance(x, str):
-        return x
-    if isinstance(x, bool):
-        raise TypeError(f"{what} must be a rational number, got a bool")
-    if isinstance(x, numbers.Integral):
-        return str(int(x))
+    text = _as_written(x, what, "a rational number")
+    if text is not None:
+        return text
     if isinstance(x, fractions.Fraction):
         return f"{x.numerator}/{x.denominator}"
     if isinstance(x, tuple) and len(x) == 2:
@@ -114,9 +115,8 @@ def mpf_from_parts(parts, bits: int):
 
 def jsonable(x):
     """json.dumps default= hook: numpy scalars and arrays, mpmath.mpf (exact text), paths."""
-    try:
-        import numpy as np
-
+    np = _optional("numpy")
+    if np is not None:
         if isinstance(x, np.integer):
             return int(x)
         if isinstance(x, np.bool_):
@@ -125,15 +125,9 @@ def jsonable(x):
             return float(x) if isinstance(x, np.float64) else exact_text(x)
         if isinstance(x, np.ndarray):
             return x.tolist()
-    except ImportError:  # pragma: no cover
-        pass
-    try:
-        import mpmath
-
-        if isinstance(x, mpmath.mpf):
-            return exact_text(x)
-    except ImportError:  # pragma: no cover
-        pass
+    mpmath = _optional("mpmath")
+    if mpmath is not None and isinstance(x, mpmath.mpf):
+        return exact_text(x)
     if isinstance(x, fractions.Fraction):
         return f"{x.numerator}/{x.denominator}"
     if isinstance(x, os.PathLike):

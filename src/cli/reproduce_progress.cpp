@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <fstream>
 #include <stdexcept>
+#include <type_traits>
 #include <utility>
 
 #include "output.hpp"
@@ -25,17 +26,53 @@ rp::verdict verdict_of(const std::string& name) {
   throw std::invalid_argument("unknown verdict '" + name + "'");
 }
 
+// The plain fields of a claim in the report, before and after the verdicts, rule and numbers:
+// f(key, member) for each, in the report's order (one list for claim_json and claim_from_json).
+template <class Claim, class F>
+void claim_head_fields(Claim& c, F&& f) {
+  f("id", c.id);
+  f("paper", c.paper);
+  f("statement", c.statement);
+  f("statistic", c.statistic);
+  f("error", c.error);
+  f("error_probability", c.error_probability);
+  f("exact", c.exact);
+}
+template <class Claim, class F>
+void claim_tail_fields(Claim& c, F&& f) {
+  f("summary", c.summary);
+  f("reduced", c.reduced);
+  f("size", c.size);
+  f("size_dependence", c.size_dependence);
+  f("below_paper_size", c.below_paper_size);
+  f("seconds", c.seconds);
+}
+template <class Erratum, class F>
+void erratum_fields(Erratum& x, F&& f) {
+  f("id", x.id);
+  f("paper", x.paper);
+  f("what", x.what);
+  f("paper_value", x.paper_value);
+  f("dpref_value", x.dpref_value);
+  f("test", x.test);
+  f("measured", x.measured);
+}
+
+// Visitors for the field lists: write the member into j, or read it from j (typed as the member).
+auto field_writer(ojson& j) {
+  return [&j](const char* key, const auto& member) { j[key] = member; };
+}
+auto field_reader(const ojson& j) {
+  return [&j](const char* key, auto& member) {
+    member = j.at(key).get<std::remove_cvref_t<decltype(member)>>();
+  };
+}
+
 }  // namespace
 
 ojson claim_json(const rp::claim& c) {
   ojson j;
-  j["id"] = c.id;
-  j["paper"] = c.paper;
-  j["statement"] = c.statement;
-  j["statistic"] = c.statistic;
-  j["error"] = c.error;
-  j["error_probability"] = c.error_probability;
-  j["exact"] = c.exact;
+  claim_head_fields(c, field_writer(j));
   j["verdict"] = rp::verdict_name(rp::settle_size(c));
   // what the statistic alone gives, before REPRO.VERDICT.SIZE (re-derived by the Python check)
   j["statistic_verdict"] = rp::verdict_name(c.result);
@@ -45,35 +82,19 @@ ojson claim_json(const rp::claim& c) {
   ojson n = ojson::object();
   for (const auto& x : c.numbers) n[x.name] = finite_or_null(x.value);
   j["numbers"] = n;
-  j["summary"] = c.summary;
-  j["reduced"] = c.reduced;
-  j["size"] = c.size;
-  j["size_dependence"] = c.size_dependence;
-  j["below_paper_size"] = c.below_paper_size;
-  j["seconds"] = c.seconds;
+  claim_tail_fields(c, field_writer(j));
   return j;
 }
 
 rp::claim claim_from_json(const ojson& j) {
   rp::claim c;
-  c.id = j.at("id").get<std::string>();
-  c.paper = j.at("paper").get<std::string>();
-  c.statement = j.at("statement").get<std::string>();
-  c.statistic = j.at("statistic").get<std::string>();
-  c.error = j.at("error").get<std::string>();
-  c.error_probability = j.at("error_probability").get<double>();
-  c.exact = j.at("exact").get<bool>();
+  claim_head_fields(c, field_reader(j));
   c.result = verdict_of(j.at("statistic_verdict").get<std::string>());
   c.rule = {j.at("rule").at("reproduced_if").get<std::string>(),
             j.at("rule").at("contradicted_if").get<std::string>()};
   for (const auto& [name, value] : j.at("numbers").items())
     c.numbers.push_back({name, number_or_nan(value)});
-  c.summary = j.at("summary").get<std::string>();
-  c.reduced = j.at("reduced").get<bool>();
-  c.size = j.at("size").get<std::string>();
-  c.size_dependence = j.at("size_dependence").get<std::string>();
-  c.below_paper_size = j.at("below_paper_size").get<bool>();
-  c.seconds = j.at("seconds").get<double>();
+  claim_tail_fields(c, field_reader(j));
   if (verdict_of(j.at("verdict").get<std::string>()) != rp::settle_size(c))
     throw std::invalid_argument("claim " + c.id + ": its verdict is not the settled statistic");
   return c;
@@ -113,14 +134,9 @@ ojson job_entry(const std::string& key, double seconds, const rp::results& after
   for (std::size_t i = before.claims; i < after.claims.size(); ++i)
     claims.push_back(claim_json(after.claims[i]));
   for (std::size_t i = before.errata; i < after.errata.size(); ++i) {
-    const auto& x = after.errata[i];
-    errata.push_back({{"id", x.id},
-                      {"paper", x.paper},
-                      {"what", x.what},
-                      {"paper_value", x.paper_value},
-                      {"dpref_value", x.dpref_value},
-                      {"test", x.test},
-                      {"measured", x.measured}});
+    ojson x = ojson::object();
+    erratum_fields(after.errata[i], field_writer(x));
+    errata.push_back(std::move(x));
   }
   for (std::size_t i = before.perf; i < after.perf.size(); ++i)
     perf.push_back(perf_json(after.perf[i]));
@@ -135,11 +151,11 @@ ojson job_entry(const std::string& key, double seconds, const rp::results& after
 
 double restore_job(const ojson& entry, rp::results& into) {
   for (const auto& c : entry.at("claims")) into.claims.push_back(claim_from_json(c));
-  for (const auto& x : entry.at("errata"))
-    into.errata.push_back({x.at("id").get<std::string>(), x.at("paper").get<std::string>(),
-                           x.at("what").get<std::string>(), x.at("paper_value").get<std::string>(),
-                           x.at("dpref_value").get<std::string>(), x.at("test").get<std::string>(),
-                           x.at("measured").get<bool>()});
+  for (const auto& x : entry.at("errata")) {
+    rp::erratum e;
+    erratum_fields(e, field_reader(x));
+    into.errata.push_back(std::move(e));
+  }
   for (const auto& p : entry.at("performance")) into.perf.push_back(perf_from_json(p));
   for (const auto& s : entry.at("series"))
     into.series.emplace_back(s.at(0).get<std::string>(), s.at(1).get<std::string>());

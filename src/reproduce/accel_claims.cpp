@@ -186,9 +186,7 @@ void accel_secure_cost(const options& o, results& out) {
       "ledger is lattice-only (snapped_laplace) with certified ε <= the requested ε (exact) and "
       "r − 5 se <= 1.5 (se by the paired differences); contradicted when some certified ε exceeds "
       "the request";
-  c.error =
-      "the budget check is exact (certified accountant); r is a Monte-Carlo estimate: a true "
-      "r <= 1.5 is reported not reproduced with probability <= P[N(0,1) > 5] = 2.9e-7";
+  c.error = secure_cost_error;
   c.exact = true;
   c.error_probability = 0;
   c.rule = {"utility_cost_ratio - 5 * se_ratio <= 1.5",

@@ -183,6 +183,11 @@ inline cost_ratio paired_cost_ratio(const std::vector<double>& idealised,
   return c;
 }
 
+/// The error statement of every SEC.*.COST claim (the budget check and the rule above).
+inline constexpr const char* secure_cost_error =
+    "the budget check is exact (certified accountant); r is a Monte-Carlo estimate: a true "
+    "r <= 1.5 is reported not reproduced with probability <= P[N(0,1) > 5] = 2.9e-7";
+
 /// Seconds since t0.
 inline double since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

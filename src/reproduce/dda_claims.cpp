@@ -182,77 +182,80 @@ struct sign_instance {
   }
 };
 
-void larger_eps(const options& o, results& out) {
+/// A sign-test claim on the instance: fill(I, c) runs the experiment and sets the claim's id,
+/// texts, rule, numbers and summary; the claim is then decided, sized and added to out.
+template <class Fill>
+void sign_claim(const options& o, results& out, Fill fill) {
   const auto t0 = std::chrono::steady_clock::now();
   const sign_instance I(o);
-  constexpr int R = sign_instance::R, kPass = sign_instance::kPass;
-  const auto lo1 = I.losses(1, 0.2, 200), hi1 = I.losses(1, 1.0, 200);
-  const auto lo2 = I.losses(2, 0.2, 200), hi2 = I.losses(2, 1.0, 200);
-  const int w1 = sign_instance::wins(hi1, lo1), w2 = sign_instance::wins(hi2, lo2);
   claim c;
-  c.id = "DDA.CLAIMS.EPS";
   c.paper = "dda";
-  c.statement = "§5 (Fig. 3): a larger eps gives a lower loss (Theorem 1's sigma)";
-  c.statistic =
-      "paired sign tests over 20 seeds, eps = 1 vs 0.2 (l2-SVM, 3 epochs), at iota = 0.1 and 0.2: "
-      "reproduced when eps = 1 is lower in >= 15/20 at both, contradicted when eps = 0.2 is "
-      "lower in >= 15/20 at either";
-  const double p1 = sign_tail(R, kPass);
-  c.error_probability = 1 - (1 - p1) * (1 - p1);  // two independent tests
-  c.error = "false pass <= 1 - (1 - P[Bin(20, 1/2) >= 15])^2 = " + fmt(c.error_probability);
-  const std::string k = std::to_string(kPass);
-  c.rule = {
-      "eps1_lower_seeds_iota01 >= " + k + " and eps1_lower_seeds_iota02 >= " + k,
-      "seeds - eps1_lower_seeds_iota01 >= " + k + " or seeds - eps1_lower_seeds_iota02 >= " + k};
-  c.numbers = {{"mean_loss_eps_1_iota_0.1", sign_instance::mean(hi1)},
-               {"mean_loss_eps_0.2_iota_0.1", sign_instance::mean(lo1)},
-               {"eps1_lower_seeds_iota01", double(w1)},
-               {"mean_loss_eps_1_iota_0.2", sign_instance::mean(hi2)},
-               {"mean_loss_eps_0.2_iota_0.2", sign_instance::mean(lo2)},
-               {"eps1_lower_seeds_iota02", double(w2)},
-               {"seeds", double(R)}};
+  fill(I, c);
   c.result = decide(c);
-  c.summary = "eps = 1 lower in " + std::to_string(w1) + "/20 (iota 0.1: F(x) − F* " +
-              fmt(sign_instance::mean(hi1)) + " vs " + fmt(sign_instance::mean(lo1)) + "), " +
-              std::to_string(w2) + "/20 (iota 0.2)";
   I.size_of(c);
   c.seconds = since(t0);
   out.claims.push_back(c);
 }
 
+void larger_eps(const options& o, results& out) {
+  sign_claim(o, out, [](const sign_instance& I, claim& c) {
+    constexpr int R = sign_instance::R, kPass = sign_instance::kPass;
+    const auto lo1 = I.losses(1, 0.2, 200), hi1 = I.losses(1, 1.0, 200);
+    const auto lo2 = I.losses(2, 0.2, 200), hi2 = I.losses(2, 1.0, 200);
+    const int w1 = sign_instance::wins(hi1, lo1), w2 = sign_instance::wins(hi2, lo2);
+    c.id = "DDA.CLAIMS.EPS";
+    c.statement = "§5 (Fig. 3): a larger eps gives a lower loss (Theorem 1's sigma)";
+    c.statistic =
+        "paired sign tests over 20 seeds, eps = 1 vs 0.2 (l2-SVM, 3 epochs), at iota = 0.1 and "
+        "0.2: reproduced when eps = 1 is lower in >= 15/20 at both, contradicted when eps = 0.2 "
+        "is lower in >= 15/20 at either";
+    const double p1 = sign_tail(R, kPass);
+    c.error_probability = 1 - (1 - p1) * (1 - p1);  // two independent tests
+    c.error = "false pass <= 1 - (1 - P[Bin(20, 1/2) >= 15])^2 = " + fmt(c.error_probability);
+    const std::string k = std::to_string(kPass);
+    c.rule = {
+        "eps1_lower_seeds_iota01 >= " + k + " and eps1_lower_seeds_iota02 >= " + k,
+        "seeds - eps1_lower_seeds_iota01 >= " + k + " or seeds - eps1_lower_seeds_iota02 >= " + k};
+    c.numbers = {{"mean_loss_eps_1_iota_0.1", sign_instance::mean(hi1)},
+                 {"mean_loss_eps_0.2_iota_0.1", sign_instance::mean(lo1)},
+                 {"eps1_lower_seeds_iota01", double(w1)},
+                 {"mean_loss_eps_1_iota_0.2", sign_instance::mean(hi2)},
+                 {"mean_loss_eps_0.2_iota_0.2", sign_instance::mean(lo2)},
+                 {"eps1_lower_seeds_iota02", double(w2)},
+                 {"seeds", double(R)}};
+    c.summary = "eps = 1 lower in " + std::to_string(w1) + "/20 (iota 0.1: F(x) − F* " +
+                fmt(sign_instance::mean(hi1)) + " vs " + fmt(sign_instance::mean(lo1)) + "), " +
+                std::to_string(w2) + "/20 (iota 0.2)";
+  });
+}
+
 void smaller_iota(const options& o, results& out) {
-  const auto t0 = std::chrono::steady_clock::now();
-  const sign_instance I(o);
-  constexpr int R = sign_instance::R, kPass = sign_instance::kPass;
-  const auto a = I.losses(1, 0.8, 100), b = I.losses(2, 0.8, 100);
-  const auto a2 = I.losses(1, 0.8, 500);  // negative control: the same configuration
-  const int w = sign_instance::wins(a, b), w0 = sign_instance::wins(a, a2);
-  claim c;
-  c.id = "DDA.CLAIMS.IOTA";
-  c.paper = "dda";
-  c.statement = "§5 (Fig. 2): a smaller iota gives a lower loss at fixed eps (Theorem 1's sigma)";
-  c.statistic =
-      "paired sign test over 20 seeds, iota = 0.1 vs 0.2 at eps = 0.8 (l2-SVM, 3 epochs): "
-      "reproduced when iota = 0.1 is lower in >= 15/20 and the negative control (iota = 0.1 "
-      "against itself, other seeds) stays below 15/20; contradicted when iota = 0.2 is lower in "
-      ">= 15/20";
-  c.error_probability = sign_tail(R, kPass);
-  c.error = "false pass <= P[Bin(20, 1/2) >= 15] = " + fmt(c.error_probability);
-  const std::string k = std::to_string(kPass);
-  c.rule = {"iota01_lower_seeds >= " + k + " and self_lower_seeds < " + k,
-            "seeds - iota01_lower_seeds >= " + k};
-  c.numbers = {{"mean_loss_iota_0.1", sign_instance::mean(a)},
-               {"mean_loss_iota_0.2", sign_instance::mean(b)},
-               {"iota01_lower_seeds", double(w)},
-               {"self_lower_seeds", double(w0)},
-               {"seeds", double(R)}};
-  c.result = decide(c);
-  c.summary = "iota = 0.1 lower in " + std::to_string(w) + "/20 (F(x) − F* " +
-              fmt(sign_instance::mean(a)) + " vs " + fmt(sign_instance::mean(b)) +
-              "); negative control " + std::to_string(w0) + "/20";
-  I.size_of(c);
-  c.seconds = since(t0);
-  out.claims.push_back(c);
+  sign_claim(o, out, [](const sign_instance& I, claim& c) {
+    constexpr int R = sign_instance::R, kPass = sign_instance::kPass;
+    const auto a = I.losses(1, 0.8, 100), b = I.losses(2, 0.8, 100);
+    const auto a2 = I.losses(1, 0.8, 500);  // negative control: the same configuration
+    const int w = sign_instance::wins(a, b), w0 = sign_instance::wins(a, a2);
+    c.id = "DDA.CLAIMS.IOTA";
+    c.statement = "§5 (Fig. 2): a smaller iota gives a lower loss at fixed eps (Theorem 1's sigma)";
+    c.statistic =
+        "paired sign test over 20 seeds, iota = 0.1 vs 0.2 at eps = 0.8 (l2-SVM, 3 epochs): "
+        "reproduced when iota = 0.1 is lower in >= 15/20 and the negative control (iota = 0.1 "
+        "against itself, other seeds) stays below 15/20; contradicted when iota = 0.2 is lower in "
+        ">= 15/20";
+    c.error_probability = sign_tail(R, kPass);
+    c.error = "false pass <= P[Bin(20, 1/2) >= 15] = " + fmt(c.error_probability);
+    const std::string k = std::to_string(kPass);
+    c.rule = {"iota01_lower_seeds >= " + k + " and self_lower_seeds < " + k,
+              "seeds - iota01_lower_seeds >= " + k};
+    c.numbers = {{"mean_loss_iota_0.1", sign_instance::mean(a)},
+                 {"mean_loss_iota_0.2", sign_instance::mean(b)},
+                 {"iota01_lower_seeds", double(w)},
+                 {"self_lower_seeds", double(w0)},
+                 {"seeds", double(R)}};
+    c.summary = "iota = 0.1 lower in " + std::to_string(w) + "/20 (F(x) − F* " +
+                fmt(sign_instance::mean(a)) + " vs " + fmt(sign_instance::mean(b)) +
+                "); negative control " + std::to_string(w0) + "/20";
+  });
 }
 
 /// SEC.DDA.COST (claim): secure mode meets the requested (ε, δ) for the released doubles;
@@ -297,9 +300,7 @@ void dda_secure_cost(const options& o, results& out) {
       "paired differences); "
       "contradicted when it "
       "exceeds the request";
-  c.error =
-      "the budget check is exact (certified accountant); r is a Monte-Carlo estimate: a true "
-      "r <= 1.5 is reported not reproduced with probability <= P[N(0,1) > 5] = 2.9e-7";
+  c.error = secure_cost_error;
   c.exact = true;
   c.rule = {"utility_cost_ratio - 5 * se_ratio <= 1.5",
             "not (certified_eps <= requested_eps and certified_delta <= requested_delta)"};

@@ -216,9 +216,7 @@ void linesearch_secure_cost(const options& o, results& out) {
       "R runs each with the same streams: reproduced when every secure ledger is lattice-only "
       "with certified ε <= 1 (exact) and r − 5 se <= 1.5 for both algorithms (se by the paired "
       "differences); contradicted when some certified ε exceeds 1";
-  c.error =
-      "the budget check is exact (certified accountant); r is a Monte-Carlo estimate: a true "
-      "r <= 1.5 is reported not reproduced with probability <= P[N(0,1) > 5] = 2.9e-7";
+  c.error = secure_cost_error;
   c.exact = true;
   c.rule = {
       "utility_cost_ratio - 5 * se_ratio <= 1.5 and dpsgd_cost_ratio - 5 * dpsgd_se_ratio "

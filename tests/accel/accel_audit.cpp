@@ -44,14 +44,12 @@ namespace {
 
 using namespace dpref::audit;
 using dpref::philox_stream;
-using dpref::audit::test_support::print_report;
 namespace acc = dpref::accounting;
 namespace accel = dpref::accel;
 using vec = dpref::vector<double>;
 using problem = dpref::problems::logistic_regression<double>;
 
 constexpr std::uint64_t kSamples = 1u << 19;  // per side, per phase (one pair)
-constexpr double kAlpha = 1e-6;               // false-alarm probability of every audit
 constexpr long long kN = 20, kD = 2, kT = 4;
 constexpr double kBound = 1, kLambda = 0.01, kEps = 1, kStep = 0.5;
 
@@ -137,17 +135,6 @@ std::vector<event_family<vec>> step_families(const neighbour_pair<problem>& pr, 
               -1.001 * llr_max, 1.001 * llr_max, 200)};
 }
 
-audit_config config(std::uint64_t seed, double eps) {
-  audit_config c;
-  c.seed = seed;
-  c.search_samples = c.test_samples = kSamples;
-  c.alpha = kAlpha;
-  c.epsilon = eps;
-  c.delta = 0;
-  c.threads = 0;
-  return c;
-}
-
 struct audit_setup {
   std::vector<neighbour_pair<problem>> pairs;
   step_plan plan;
@@ -172,6 +159,16 @@ audit_setup setup() {
   return s;
 }
 
+/// The audit of one step with Laplace scale `noise`, claiming the plan's per-step ε (events of
+/// the plan's b_1).
+audit_report audit_step(const audit_setup& s, double noise, std::uint64_t seed) {
+  const double b = s.plan.b;
+  const auto m = [noise](const problem& P, philox_stream& st) { return one_step(P, noise, st); };
+  const auto fams = [b](const neighbour_pair<problem>& pr) { return step_families(pr, b); };
+  return run_audit_per_pair<problem, vec>(
+      m, s.pairs, fams, test_support::make_config(seed, kSamples, s.plan.eps_step));
+}
+
 TEST(ACCEL_AUDIT, OneFullBatchStepPassesAtEpsOverT) {
   const auto s = setup();
   const double b = s.plan.b, claimed = s.plan.eps_step;
@@ -184,23 +181,16 @@ TEST(ACCEL_AUDIT, OneFullBatchStepPassesAtEpsOverT) {
     const auto r = accel::dp_gd::run(s.pairs.front().first, p, st);
     EXPECT_EQ(r.eps_spent, claimed);
   }
-  const auto m = [b](const problem& P, philox_stream& st) { return one_step(P, b, st); };
-  const auto fams = [b](const neighbour_pair<problem>& pr) { return step_families(pr, b); };
-  const auto r = run_audit_per_pair<problem, vec>(m, s.pairs, fams, config(701, claimed));
-  print_report("DP-GD one full-batch step, b_1 of the T=4, eps=1 plan (claimed eps/T)", r);
-  EXPECT_FALSE(r.violation);
-  EXPECT_GE(r.eps_lb, 0.5 * claimed);  // power: the pair is tight
+  // power: the pair is tight
+  test_support::expect_pass("DP-GD one full-batch step, b_1 of the T=4, eps=1 plan (claimed eps/T)",
+                            audit_step(s, b, 701), 0.5 * claimed);
 }
 
 TEST(ACCEL_AUDIT, HalvedNoiseScaleIsFlagged) {
   const auto s = setup();
-  const double b = s.plan.b, claimed = s.plan.eps_step;
-  const double broken = b / 2;  // broken: half the calibrated b_t, still claiming ε/T
-  const auto m = [broken](const problem& P, philox_stream& st) { return one_step(P, broken, st); };
-  const auto fams = [b](const neighbour_pair<problem>& pr) { return step_families(pr, b); };
-  const auto r = run_audit_per_pair<problem, vec>(m, s.pairs, fams, config(702, claimed));
-  print_report("NEG DP-GD one full-batch step with b_1/2 (claimed eps/T)", r);
-  EXPECT_TRUE(r.violation);
+  // broken: half the calibrated b_t, still claiming ε/T
+  test_support::expect_flagged("NEG DP-GD one full-batch step with b_1/2 (claimed eps/T)",
+                               audit_step(s, s.plan.b / 2, 702));
 }
 
 }  // namespace

@@ -331,14 +331,7 @@ TEST(PRIV_BOUNDS, AccelPrivateRunsListTheirEnforcedBounds) {
   EXPECT_TRUE(accel::run(F, q, philox_stream(1)).privacy.enforced.empty());
   // a problem of another kind: its declared S1 is an unchecked claim, so a private run is refused
   // (and the same problem runs without noise)
-  struct undeclared {
-    long long size() const { return 4; }
-    long long dimension() const { return 1; }
-    double l1_sensitivity() const { return 1; }
-    double strong_convexity() const { return 1; }
-    double smoothness() const { return 1; }
-    double public_smoothness() const { return 1; }
-    double value(const vector<double>&) const { return 0; }
+  struct undeclared : test::accel_stub<4> {
     void gradient_into(const vector<double>& x, vector<double>& g) const { g = x; }
     void minibatch_gradient_into(const vector<double>& x, std::span<const long long>,
                                  vector<double>& g) const {

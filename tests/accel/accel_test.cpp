@@ -25,6 +25,7 @@
 #include "dpref/problems/logistic_kernel.hpp"
 #include "dpref/problems/quadratic.hpp"
 #include "dpref/problems/real_logistic.hpp"
+#include "support/accel_problems.hpp"
 #include "support/messages.hpp"
 
 // Allocation counter for ACCEL_ENGINE.NoAllocationPerIteration (replaces the global
@@ -48,6 +49,20 @@ using dpref::accel::params;
 
 problems::logistic_data small_data(long long n = 200, long long d = 5, double B = 5) {
   return problems::synthetic_logistic_data(n, d, B, philox_stream(7, 1));
+}
+
+/// The logistic problem of small_data() with λ = 0.01.
+auto small_logistic() { return problems::make_logistic<double>(small_data(), 0.01); }
+
+/// T non-private iterations from x0 = (1, 1) with the objective trace (the rates on
+/// diag_quadratic).
+params<double> quadratic_rate_params(long long T) {
+  params<double> p;
+  p.iterations = T;
+  p.noise = noise_mode::none;
+  p.trace = true;
+  p.x0 = vector<double>::Ones(2);
+  return p;
 }
 
 problems::quadratic<double> diag_quadratic(double mu, double L) {
@@ -240,7 +255,7 @@ TEST(ACCEL_GD, LedgerSumsToEpsAndUniformSplitAtFullBatch) {
 }
 
 TEST(ACCEL_GD, SameSeedSameRunDifferentSeedDifferentRun) {
-  const auto P = problems::make_logistic<double>(small_data(), 0.01);
+  const auto P = small_logistic();
   params<double> p;
   p.iterations = 10;
   p.m = 30;
@@ -253,7 +268,7 @@ TEST(ACCEL_GD, SameSeedSameRunDifferentSeedDifferentRun) {
 
 TEST(ACCEL_SHB, SmoothingFormIsExactlyTheHeavyBallUpdate) {
   // (3.6)–(3.7) driven by the same noisy gradients reproduces (3.1) (up to rounding).
-  const auto P = problems::make_logistic<double>(small_data(), 0.01);
+  const auto P = small_logistic();
   params<double> p;
   p.iterations = 40;
   p.beta = 0.6;
@@ -279,13 +294,9 @@ TEST(ACCEL_SHB, NonPrivateRateMatchesTheorem35) {
   const auto F = diag_quadratic(mu, L);
   for (const auto& [alpha, beta] :
        std::vector<std::pair<double, double>>{{0.5, 0.3}, {1.0, 0.5}, {0.2, 0.05}, {0.9, 0.0289}}) {
-    params<double> p;
-    p.iterations = 400;
+    auto p = quadratic_rate_params(400);
     p.alpha = alpha;
     p.beta = beta;
-    p.noise = noise_mode::none;
-    p.trace = true;
-    p.x0 = vector<double>::Ones(2);
     const auto r = accel::dp_shb::run(F, p, philox_stream(1));
     EXPECT_TRUE(r.privacy.ledger.events().empty());
     EXPECT_FALSE(r.privacy.is_private);
@@ -302,12 +313,8 @@ TEST(ACCEL_NAG, NonPrivateRateMatchesSpectralRadiusAndTheorem41) {
   const double mu = 0.05, L = 1;
   const auto F = diag_quadratic(mu, L);
   for (const double c : {1.0, 0.5, 0.1}) {
-    params<double> p;
-    p.iterations = 600;
+    auto p = quadratic_rate_params(600);
     p.c = c;
-    p.noise = noise_mode::none;
-    p.trace = true;
-    p.x0 = vector<double>::Ones(2);
     const auto r = accel::dp_nag::run(F, p, philox_stream(1));
     const double alpha = c / L, beta = r.beta;
     EXPECT_NEAR(beta, (1 - std::sqrt(mu * alpha)) / (1 + std::sqrt(mu * alpha)), 1e-15);
@@ -328,7 +335,7 @@ TEST(ACCEL_NAG, NonPrivateRateMatchesSpectralRadiusAndTheorem41) {
 }
 
 TEST(ACCEL_NAGOPT, ScalesFollowProp42AndDecrease) {
-  const auto P = problems::make_logistic<double>(small_data(), 0.01);
+  const auto P = small_logistic();
   params<double> p;
   p.iterations = 60;
   p.epsilon = 1;
@@ -391,11 +398,7 @@ TEST(ACCEL_MASG, StagesFollow47) {
 TEST(ACCEL_THM43, NonPrivateMasgRespectsBound48) {
   const double mu = 0.1, L = 1;
   const auto F = diag_quadratic(mu, L);
-  params<double> p;
-  p.iterations = 500;
-  p.noise = noise_mode::none;
-  p.trace = true;
-  p.x0 = vector<double>::Ones(2);
+  auto p = quadratic_rate_params(500);
   p.masg_n1 = 200;
   const auto r = accel::dp_masg::run(F, p, philox_stream(1));
   const auto s = accel::make_masg_schedule<double>(500, mu, L, 1, 200, 1.0);
@@ -415,7 +418,7 @@ TEST(ACCEL_THM43, NonPrivateMasgRespectsBound48) {
 }
 
 TEST(ACCEL_MASGOPT, WeightsAndLedger) {
-  const auto P = problems::make_logistic<double>(small_data(), 0.01);
+  const auto P = small_logistic();
   params<double> p;
   p.iterations = 120;
   p.epsilon = 1;
@@ -456,16 +459,9 @@ TEST(ACCEL_ENGINE, MinibatchesAreDistinctAndUniform) {
   // A problem that records its minibatches. n = 10, m = 4, T = 5000: each index appears
   // 2000 times in expectation. Chi-square (9 df) > 33.7 has probability 1e-4 under H0;
   // negative control: the same statistic on an off-by-one sampler that never picks n − 1.
-  struct recorder {
+  struct recorder : dpref::test::accel_stub<10> {
     mutable std::vector<long long> counts = std::vector<long long>(10, 0);
     mutable bool distinct = true;
-    long long size() const { return 10; }
-    long long dimension() const { return 1; }
-    double l1_sensitivity() const { return 1; }
-    double strong_convexity() const { return 1; }
-    double smoothness() const { return 1; }
-    double public_smoothness() const { return 1; }
-    double value(const vector<double>&) const { return 0; }
     void gradient_into(const vector<double>&, vector<double>& g) const { g.setZero(1); }
     void minibatch_gradient_into(const vector<double>&, std::span<const long long> b,
                                  vector<double>& g) const {
@@ -505,7 +501,7 @@ TEST(ACCEL_ENGINE, MinibatchesAreDistinctAndUniform) {
 TEST(ACCEL_ENGINE, NoAllocationPerIteration) {
   // The double path allocates only at setup: runs of T = 10 and T = 200 (trace off) perform
   // the same number of allocations, for full batches and minibatches, for every algorithm.
-  const auto P = problems::make_logistic<double>(small_data(), 0.01);
+  const auto P = small_logistic();
   (void)P.smoothness();
   const auto count = [&](auto&& f, long long T, long long m) {
     params<double> p;
@@ -948,14 +944,14 @@ TEST(ACCEL_PRECISION, DoubleAndMp50AgreeForTheSameSeed) {
   const auto data = small_data(100, 4, 4);
   const auto Pd = problems::make_logistic<double>(data, 0.01);
   const auto Pm = problems::make_logistic<mp50>(data, mp50(1) / 100);
-  params<double> pd;
-  pd.iterations = 15;
-  pd.m = 30;
-  pd.epsilon = 1;
-  params<mp50> pm;
-  pm.iterations = 15;
-  pm.m = 30;
-  pm.epsilon = 1;
+  const auto nag15 = [](auto p) {  // T = 15, m = 30, ε = 1 at either precision
+    p.iterations = 15;
+    p.m = 30;
+    p.epsilon = 1;
+    return p;
+  };
+  const auto pd = nag15(params<double>{});
+  const auto pm = nag15(params<mp50>{});
   const auto rd = accel::dp_nag::run(Pd, pd, philox_stream(21));
   const auto rm = accel::dp_nag::run(Pm, pm, philox_stream(21));
   double max_rel = 0;
@@ -971,7 +967,7 @@ TEST(ACCEL_PRECISION, DoubleAndMp50AgreeForTheSameSeed) {
 }
 
 TEST(ACCEL_VALIDATION, InvalidParametersThrowNamingTheParameter) {
-  const auto P = problems::make_logistic<double>(small_data(), 0.01);
+  const auto P = small_logistic();
   const auto expect_msg = [&](auto&& f, const std::string& what) {
     try {
       f();

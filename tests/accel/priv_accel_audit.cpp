@@ -47,7 +47,7 @@ namespace dpref {
 namespace {
 
 using audit::neighbour_pair;
-using audit::test_support::print_report;
+using namespace audit::test_support;
 using problem = accel::problem<double>;
 using vec = vector<double>;
 
@@ -149,14 +149,16 @@ audit::audit_report audit_pair(const one_step& o, neighbour_pair<problem> pair, 
   };
   const double scale = kStep * o.pl.b.front();
   const auto fams = [scale](const neighbour_pair<problem>& pr) { return families(pr, scale); };
-  audit::audit_config c;
-  c.seed = seed;
-  c.search_samples = c.test_samples = kSamples;
-  c.alpha = 1e-6;
-  c.epsilon = claimed;
-  c.delta = 0;
-  c.threads = 1;
-  return audit::run_audit_per_pair<problem, vec>(m, {std::move(pair)}, fams, c);
+  return audit::run_audit_per_pair<problem, vec>(m, {std::move(pair)}, fams,
+                                                 make_config(seed, kSamples, claimed, 0, 1));
+}
+
+/// The tight pair (D, D′) and the pair with the violating record admitted (D, D″).
+neighbour_pair<problem> tight_pair() {
+  return {"example 0: ((B,0),-1) vs ((0,B),+1)", d_first(), d_tight()};
+}
+neighbour_pair<problem> violating_pair() {
+  return {"example 0: ((B,0),-1) vs ((0,100B),+1) admitted", d_first(), d_violating_unenforced()};
 }
 
 /// The run's certified ε for one step (what the certificate claims), checked <= the request.
@@ -202,36 +204,30 @@ TEST(PRIV_ACCEL_AUDIT, EngineIsTheShippedRelease) {
   }
 }
 
-TEST(PRIV_ACCEL_AUDIT, ShippedReleasePassesIdealised) {
-  const one_step o = plan_for_declared_bound(noise_mode::idealised);
+/// The release of plan o on the tight pair passes at the run's certified ε, with power (the pair
+/// is tight).
+void expect_tight_pair_passes(const one_step& o, std::uint64_t seed, const std::string& what) {
   const double eps = claimed_eps(o);
-  const auto r =
-      audit_pair(o, {"example 0: ((B,0),-1) vs ((0,B),+1)", d_first(), d_tight()}, eps, 2701);
-  print_report("accel DP-GD one step, idealised, tight pair at the declared B", r);
-  EXPECT_FALSE(r.violation);
-  EXPECT_GE(r.eps_lb, 0.5 * eps);  // power: the pair is tight
+  expect_pass(what, audit_pair(o, tight_pair(), eps, seed), 0.5 * eps);
+}
+
+TEST(PRIV_ACCEL_AUDIT, ShippedReleasePassesIdealised) {
+  expect_tight_pair_passes(plan_for_declared_bound(noise_mode::idealised), 2701,
+                           "accel DP-GD one step, idealised, tight pair at the declared B");
 }
 
 TEST(PRIV_ACCEL_AUDIT, UnenforcedViolatingRecordIsFlaggedIdealised) {
   const one_step o = plan_for_declared_bound(noise_mode::idealised);
   const double eps = claimed_eps(o);
-  const auto r = audit_pair(
-      o, {"example 0: ((B,0),-1) vs ((0,100B),+1) admitted", d_first(), d_violating_unenforced()},
-      eps, 2702);
-  print_report("NEG accel DP-GD one step, idealised, l1 bound not enforced (record at 100B)", r);
-  EXPECT_TRUE(r.violation);
-  EXPECT_GT(r.eps_lb, eps);
+  const auto r = audit_pair(o, violating_pair(), eps, 2702);
+  expect_flagged("NEG accel DP-GD one step, idealised, l1 bound not enforced (record at 100B)", r,
+                 eps);
 }
 
 TEST(PRIV_ACCEL_AUDIT, ShippedReleasePassesSecure) {
   const one_step o = plan_for_declared_bound(noise_mode::secure);
   ASSERT_EQ(o.pl.snapped.size(), 1u);
-  const double eps = claimed_eps(o);
-  const auto r =
-      audit_pair(o, {"example 0: ((B,0),-1) vs ((0,B),+1)", d_first(), d_tight()}, eps, 2703);
-  print_report("accel DP-GD one step, secure, tight pair at the declared B", r);
-  EXPECT_FALSE(r.violation);
-  EXPECT_GE(r.eps_lb, 0.5 * eps);
+  expect_tight_pair_passes(o, 2703, "accel DP-GD one step, secure, tight pair at the declared B");
 }
 
 TEST(PRIV_ACCEL_AUDIT, UnenforcedViolatingRecordIsContainedByTheLatticeSecure) {
@@ -243,16 +239,12 @@ TEST(PRIV_ACCEL_AUDIT, UnenforcedViolatingRecordIsContainedByTheLatticeSecure) {
   // 100B/n, so coordinate clamping does not bound the change) is flagged.
   const one_step o = plan_for_declared_bound(noise_mode::secure);
   const double eps = claimed_eps(o);
-  const neighbour_pair<problem> pair{"example 0: ((B,0),-1) vs ((0,100B),+1) admitted", d_first(),
-                                     d_violating_unenforced()};
-  const auto r = audit_pair(o, pair, eps, 2704);
-  print_report("accel DP-GD one step, secure, l1 bound not enforced (record at 100B), lattice ball",
-               r);
-  EXPECT_FALSE(r.violation);
-  const auto neg = audit_pair(o, pair, eps, 2705, false);
-  print_report("NEG accel DP-GD one step, secure, neither the l1 bound nor the lattice ball", neg);
-  EXPECT_TRUE(neg.violation);
-  EXPECT_GT(neg.eps_lb, eps);
+  const auto r = audit_pair(o, violating_pair(), eps, 2704);
+  expect_pass("accel DP-GD one step, secure, l1 bound not enforced (record at 100B), lattice ball",
+              r);
+  const auto neg = audit_pair(o, violating_pair(), eps, 2705, false);
+  expect_flagged("NEG accel DP-GD one step, secure, neither the l1 bound nor the lattice ball", neg,
+                 eps);
 }
 
 }  // namespace

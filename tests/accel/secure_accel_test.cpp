@@ -18,6 +18,7 @@
 #include "support/accel_problems.hpp"
 #include "support/ledger_roundtrip.hpp"
 #include "support/messages.hpp"
+#include "support/secure_refusals.hpp"
 
 namespace dpref {
 namespace {
@@ -200,15 +201,7 @@ TEST(SEC_ACCEL, OverBudgetSecurePlanIsRefusedBeforeRelease) {
 }
 
 TEST(SEC_ACCEL, ReleaseSecureRefusedOffDoubleAndWithoutNoise) {
-  accel::params<long double> pl;
-  pl.release = noise_mode::secure;
-  EXPECT_EQ(message_of([&] { pl.validate(); }),
-            "accel::params.release must be idealised at precision long double (the lattice "
-            "release is defined on doubles: run secure mode at precision double), got secure");
-  accel::params<mp50> pm;
-  pm.release = noise_mode::secure;
-  EXPECT_NE(message_of([&] { pm.validate(); }).find("accel::params.release must be idealised"),
-            std::string::npos);
+  test::expect_secure_refused_off_double<accel::params<long double>, accel::params<mp50>>("accel");
   accel::params<double> pn;
   pn.release = noise_mode::secure;
   pn.noise = accel::noise_mode::none;

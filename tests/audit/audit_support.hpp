@@ -1,15 +1,38 @@
-// Shared helpers of the mechanism audits (tests/audit/mechanisms_audit.cpp and the slow runs).
+// Shared helpers of the statistical audits (tests/audit/*, tests/<paper>/*audit*.cpp): the
+// settings of an audit, the printed report and the verdict checks.
 #pragma once
 
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
+#include <optional>
 #include <string>
 
 #include "dpref/audit/auditor.hpp"
+#include "dpref/mechanisms/gaussian.hpp"
+#include "dpref/mechanisms/laplace.hpp"
+#include "dpref/mechanisms/vector_laplace.hpp"
 
 namespace dpref::audit::test_support {
+
+inline constexpr double kAlpha = 1e-6;  // false-alarm probability of every audit
+
+/// Settings of an audit: seed, n search = n test samples per side and pair, claimed (ε, δ),
+/// false-alarm probability kAlpha, `threads` workers (0: all cores; the counts do not depend on
+/// the thread count, AUDIT.THREADS).
+inline audit_config make_config(std::uint64_t seed, std::uint64_t n, double eps, double delta = 0,
+                                unsigned threads = 0) {
+  audit_config c;
+  c.seed = seed;
+  c.search_samples = c.test_samples = n;
+  c.alpha = kAlpha;
+  c.epsilon = eps;
+  c.delta = delta;
+  c.threads = threads;
+  return c;
+}
 
 /// Prints the numbers of an audit (collected in the closing note) and records them in the
 /// gtest XML output.
@@ -30,7 +53,49 @@ inline void print_report(const std::string& what, const audit_report& r) {
   ::testing::Test::RecordProperty("verdict", r.violation ? "violation" : "no violation");
 }
 
+/// Prints the audit `what` and checks its verdict: `flagged` (a negative control: "violation"
+/// and, if given, ε_lb > bound) or not (a correct release: "no violation" and, if given, the
+/// power check ε_lb >= bound).
+inline void expect_verdict(const std::string& what, const audit_report& r, bool flagged,
+                           std::optional<double> bound) {
+  SCOPED_TRACE(what);
+  print_report(what, r);
+  EXPECT_EQ(r.violation, flagged);
+  if (bound && flagged) {
+    EXPECT_GT(r.eps_lb, *bound);
+  } else if (bound) {
+    EXPECT_GE(r.eps_lb, *bound);
+  }
+}
+/// A correct release (min_eps_lb: the power check).
+inline void expect_pass(const std::string& what, const audit_report& r,
+                        std::optional<double> min_eps_lb = std::nullopt) {
+  expect_verdict(what, r, false, min_eps_lb);
+}
+/// A negative control (above: ε_lb must exceed the claim).
+inline void expect_flagged(const std::string& what, const audit_report& r,
+                           std::optional<double> above = std::nullopt) {
+  expect_verdict(what, r, true, above);
+}
+
 /// Identity statistic of scalar outputs.
 inline double identity(double y) { return y; }
+
+/// The library's floating-point releases x + noise (scale b or σ) as audit mechanisms.
+inline auto laplace_release(double b) {
+  return [b](const double& x, philox_stream& s) {
+    return mechanisms::laplace_mechanism<double>(s, x, b);
+  };
+}
+inline auto gaussian_release(double sigma) {
+  return [sigma](const double& x, philox_stream& s) {
+    return mechanisms::gaussian_mechanism<double>(s, x, sigma);
+  };
+}
+inline auto vector_laplace_release(double b) {
+  return [b](const dpref::vector<double>& x, philox_stream& s) {
+    return mechanisms::vector_laplace_mechanism<double>(s, x, b);
+  };
+}
 
 }  // namespace dpref::audit::test_support

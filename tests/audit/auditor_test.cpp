@@ -129,14 +129,25 @@ std::vector<event_family<int>> rr_families() {
 
 std::vector<neighbour_pair<int>> rr_pairs() { return {{"x=0 vs x=1", 0, 1}}; }
 
+/// The randomized-response audit of `m` (pair x = 0 vs x = 1, the report's cells).
+audit_report run_rr_audit(const randomized_response& m, const audit_config& cfg) {
+  return run_audit<int, int>(m, rr_pairs(), rr_families(), cfg);
+}
+
+/// `seed`, 2^16 search + 2^16 test samples per side, claimed ε.
+audit_config rr_config(std::uint64_t seed, double epsilon) {
+  audit_config cfg;
+  cfg.seed = seed;
+  cfg.search_samples = cfg.test_samples = 1u << 16;
+  cfg.epsilon = epsilon;
+  return cfg;
+}
+
 TEST(AUDIT_AUDITOR, RandomizedResponsePassesAndHasPower) {
   // seed 11, 2^16 search + 2^16 test samples per side, false alarm 1e-6
-  audit_config cfg;
-  cfg.seed = 11;
-  cfg.search_samples = cfg.test_samples = 1u << 16;
-  cfg.epsilon = 1.0;
+  auto cfg = rr_config(11, 1.0);
   cfg.threads = 2;
-  const auto r = run_audit<int, int>(randomized_response{1.0}, rr_pairs(), rr_families(), cfg);
+  const auto r = run_rr_audit(randomized_response{1.0}, cfg);
   EXPECT_FALSE(r.violation) << r.eps_lb;
   EXPECT_GE(r.eps_lb, 0.8);  // tight mechanism: ε_lb close to ε
   EXPECT_LE(r.eps_lb, 1.0);
@@ -144,19 +155,15 @@ TEST(AUDIT_AUDITOR, RandomizedResponsePassesAndHasPower) {
 }
 
 TEST(AUDIT_AUDITOR, UnderclaimedEpsilonIsFlagged) {
-  audit_config cfg;
-  cfg.seed = 12;
-  cfg.search_samples = cfg.test_samples = 1u << 16;
-  cfg.epsilon = 0.5;  // the mechanism is 1-DP, not 0.5-DP
-  const auto r = run_audit<int, int>(randomized_response{1.0}, rr_pairs(), rr_families(), cfg);
+  const auto cfg = rr_config(12, 0.5);  // the mechanism is 1-DP, not 0.5-DP
+  const auto r = run_rr_audit(randomized_response{1.0}, cfg);
   EXPECT_TRUE(r.violation) << r.eps_lb;
 }
 
 TEST(AUDIT_AUDITOR, Validation) {
   audit_config cfg;
   cfg.alpha = 0;
-  EXPECT_THROW((run_audit<int, int>(randomized_response{1.0}, rr_pairs(), rr_families(), cfg)),
-               std::domain_error);
+  EXPECT_THROW(run_rr_audit(randomized_response{1.0}, cfg), std::domain_error);
   cfg.alpha = 1e-6;
   EXPECT_THROW((run_audit<int, int>(randomized_response{1.0}, {}, rr_families(), cfg)),
                std::invalid_argument);
@@ -165,16 +172,13 @@ TEST(AUDIT_AUDITOR, Validation) {
 TEST(AUDIT_HOCKEY, ApproximateDpLeakDetectedOnlyWithoutDelta) {
   // (1, 0.02)-DP mechanism: passes as (1, 0.02), fails as pure 1-DP (the leak cells have
   // probability 0 on the other side)
-  audit_config cfg;
-  cfg.seed = 13;
-  cfg.search_samples = cfg.test_samples = 1u << 16;
-  cfg.epsilon = 1.0;
+  auto cfg = rr_config(13, 1.0);
   cfg.delta = 0.02;
   const randomized_response m{1.0, 0.02};
-  const auto ok = run_audit<int, int>(m, rr_pairs(), rr_families(), cfg);
+  const auto ok = run_rr_audit(m, cfg);
   EXPECT_FALSE(ok.violation) << ok.eps_lb << " " << ok.worst_pair().delta_lb;
   cfg.delta = 0;
-  const auto bad = run_audit<int, int>(m, rr_pairs(), rr_families(), cfg);
+  const auto bad = run_rr_audit(m, cfg);
   EXPECT_TRUE(bad.violation);
   EXPECT_GT(bad.worst_pair().delta_lb, 0.01);
 }
@@ -201,7 +205,7 @@ TEST(AUDIT_THREADS, SameResultForAnyThreadCount) {
   std::vector<audit_report> reps;
   for (unsigned t : {1u, 2u, 5u}) {
     cfg.threads = t;
-    reps.push_back(run_audit<int, int>(randomized_response{1.0}, rr_pairs(), rr_families(), cfg));
+    reps.push_back(run_rr_audit(randomized_response{1.0}, cfg));
   }
   for (const auto& r : reps) {
     EXPECT_EQ(r.eps_lb, reps[0].eps_lb);

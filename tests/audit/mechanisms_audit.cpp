@@ -39,25 +39,12 @@ namespace {
 
 using namespace dpref::audit;
 using dpref::philox_stream;
-using dpref::audit::test_support::identity;
-using dpref::audit::test_support::print_report;
+using namespace dpref::audit::test_support;
 namespace acc = dpref::accounting;
 namespace mech = dpref::mechanisms;
 
 constexpr std::uint64_t kSamples = 1u << 20;  // per side, per pair, per phase
 constexpr std::uint64_t kSmall = 1u << 18;    // slow samplers (secure, vector, SVT)
-constexpr double kAlpha = 1e-6;               // false-alarm probability of every audit
-
-audit_config config(std::uint64_t seed, double eps, double delta, std::uint64_t n = kSamples) {
-  audit_config c;
-  c.seed = seed;
-  c.search_samples = c.test_samples = n;
-  c.alpha = kAlpha;
-  c.epsilon = eps;
-  c.delta = delta;
-  c.threads = 0;
-  return c;
-}
 
 std::vector<event_family<double>> scalar_threshold(double lo, double hi, std::size_t m) {
   return {threshold_family<double>("threshold", identity, lo, hi, m)};
@@ -69,14 +56,11 @@ TEST(AUDIT_MECH_LAPLACE, ReferenceSamplerThresholdEvents) {
   const double sens = 1, eps = 1;
   const double b = acc::laplace_scale(sens, eps);
   const double claimed = acc::laplace_privacy(sens, b).eps;
-  const auto m = [b](const double& x, philox_stream& s) {
-    return mech::laplace_mechanism<double>(s, x, b);
-  };
-  const auto r = run_audit<double, double>(m, scalar_pairs(sens), scalar_threshold(-8, 9, 136),
-                                           config(101, claimed, 0));
-  print_report("Laplace (dpref::laplace<double>), threshold events", r);
-  EXPECT_FALSE(r.violation);
-  EXPECT_GE(r.eps_lb, 0.5 * claimed);  // power: the Laplace mechanism is tight
+  const auto r =
+      run_audit<double, double>(laplace_release(b), scalar_pairs(sens),
+                                scalar_threshold(-8, 9, 136), make_config(101, kSamples, claimed));
+  // power: the Laplace mechanism is tight
+  expect_pass("Laplace (dpref::laplace<double>), threshold events", r, 0.5 * claimed);
 }
 
 TEST(AUDIT_MECH_LAPLACE, FastSamplerThresholdEvents) {
@@ -87,18 +71,13 @@ TEST(AUDIT_MECH_LAPLACE, FastSamplerThresholdEvents) {
     return mech::laplace_mechanism_fast(s, x, b);
   };
   const auto r = run_audit<double, double>(m, scalar_pairs(sens), scalar_threshold(-16, 17, 132),
-                                           config(102, claimed, 0));
-  print_report("Laplace (dpref::fast::laplace), threshold events", r);
-  EXPECT_FALSE(r.violation);
-  EXPECT_GE(r.eps_lb, 0.5 * claimed);
+                                           make_config(102, kSamples, claimed));
+  expect_pass("Laplace (dpref::fast::laplace), threshold events", r, 0.5 * claimed);
 }
 
 TEST(AUDIT_THREADS, LaplaceAuditIsIdenticalForOneAndTwoThreads) {
-  const double b = acc::laplace_scale(1.0, 1.0);
-  const auto m = [b](const double& x, philox_stream& s) {
-    return mech::laplace_mechanism<double>(s, x, b);
-  };
-  auto cfg = config(104, 1.0, 0, kSmall);
+  const auto m = laplace_release(acc::laplace_scale(1.0, 1.0));
+  auto cfg = make_config(104, kSmall, 1.0);
   cfg.threads = 1;
   const auto r1 =
       run_audit<double, double>(m, scalar_pairs(1.0), scalar_threshold(-8, 9, 136), cfg);
@@ -114,13 +93,10 @@ TEST(AUDIT_THREADS, LaplaceAuditIsIdenticalForOneAndTwoThreads) {
 TEST(AUDIT_NEG_LAPLACE, HalfScaleIsFlagged) {
   const double sens = 1, eps = 1;
   const double b = acc::laplace_scale(sens, eps) / 2;  // broken: half the calibrated scale
-  const auto m = [b](const double& x, philox_stream& s) {
-    return mech::laplace_mechanism<double>(s, x, b);
-  };
-  const auto r = run_audit<double, double>(m, scalar_pairs(sens), scalar_threshold(-8, 9, 136),
-                                           config(103, eps, 0));
-  print_report("NEG Laplace with b/2", r);
-  EXPECT_TRUE(r.violation);
+  const auto r =
+      run_audit<double, double>(laplace_release(b), scalar_pairs(sens),
+                                scalar_threshold(-8, 9, 136), make_config(103, kSamples, eps));
+  expect_flagged("NEG Laplace with b/2", r);
 }
 
 // ---------------------------------------------------------------- Gaussian (ε, δ)
@@ -129,26 +105,19 @@ TEST(AUDIT_MECH_GAUSSIAN, AnalyticCalibrationHockeyStick) {
   const double sens = 1, eps = 1, delta = 1e-3;
   const double sigma = acc::analytic_gaussian_sigma(sens, eps, delta);
   const double claimed_delta = acc::analytic_gaussian_delta(sens, sigma, eps);
-  const auto m = [sigma](const double& x, philox_stream& s) {
-    return mech::gaussian_mechanism<double>(s, x, sigma);
-  };
-  const auto r = run_audit<double, double>(m, scalar_pairs(sens), scalar_threshold(-12, 13, 200),
-                                           config(201, eps, claimed_delta));
-  print_report("Gaussian (analytic sigma), threshold events", r);
-  EXPECT_FALSE(r.violation);
-  EXPECT_GE(r.eps_lb, 0.5 * eps);
+  const auto r = run_audit<double, double>(gaussian_release(sigma), scalar_pairs(sens),
+                                           scalar_threshold(-12, 13, 200),
+                                           make_config(201, kSamples, eps, claimed_delta));
+  expect_pass("Gaussian (analytic sigma), threshold events", r, 0.5 * eps);
 }
 
 TEST(AUDIT_NEG_GAUSSIAN, HalfSigmaIsFlagged) {
   const double sens = 1, eps = 1, delta = 1e-3;
   const double sigma = acc::analytic_gaussian_sigma(sens, eps, delta) / 2;  // broken
-  const auto m = [sigma](const double& x, philox_stream& s) {
-    return mech::gaussian_mechanism<double>(s, x, sigma);
-  };
-  const auto r = run_audit<double, double>(m, scalar_pairs(sens), scalar_threshold(-12, 13, 200),
-                                           config(202, eps, delta));
-  print_report("NEG Gaussian with sigma/2", r);
-  EXPECT_TRUE(r.violation);
+  const auto r = run_audit<double, double>(gaussian_release(sigma), scalar_pairs(sens),
+                                           scalar_threshold(-12, 13, 200),
+                                           make_config(202, kSamples, eps, delta));
+  expect_flagged("NEG Gaussian with sigma/2", r);
 }
 
 // ---------------------------------------------------------------- vector ℓ2-Laplace
@@ -171,14 +140,10 @@ void audit_vector_laplace(std::size_t d, std::uint64_t seed) {
   const double sens = 1, eps = 1;
   const double b = acc::laplace_scale(sens, eps);
   const double claimed = acc::vector_laplace_privacy(sens, b).eps;
-  const auto m = [b](const vec& x, philox_stream& s) {
-    return mech::vector_laplace_mechanism<double>(s, x, b);
-  };
-  const auto r = run_audit_per_pair<vec, vec>(m, vector_pairs(d, sens), pair_vector_families,
-                                              config(seed, claimed, 0, kSmall));
-  print_report("l2-Laplace d=" + std::to_string(d), r);
-  EXPECT_FALSE(r.violation);
-  EXPECT_GE(r.eps_lb, 0.5 * claimed);
+  const auto r =
+      run_audit_per_pair<vec, vec>(vector_laplace_release(b), vector_pairs(d, sens),
+                                   pair_vector_families, make_config(seed, kSmall, claimed));
+  expect_pass("l2-Laplace d=" + std::to_string(d), r, 0.5 * claimed);
 }
 
 TEST(AUDIT_MECH_VLAPLACE, Dimension2) { audit_vector_laplace(2, 301); }
@@ -190,13 +155,10 @@ TEST(AUDIT_NEG_VLAPLACE, SensitivityFromTheWrongVectorIsFlagged) {
   const std::size_t d = 5;
   const double record_norm = 1, eps = 1;
   const double b = acc::laplace_scale(record_norm, eps);
-  const auto m = [b](const vec& x, philox_stream& s) {
-    return mech::vector_laplace_mechanism<double>(s, x, b);
-  };
-  const auto r = run_audit_per_pair<vec, vec>(m, vector_pairs(d, 2 * record_norm),
-                                              pair_vector_families, config(303, eps, 0, kSmall));
-  print_report("NEG l2-Laplace d=5, sensitivity of one record instead of two", r);
-  EXPECT_TRUE(r.violation);
+  const auto r =
+      run_audit_per_pair<vec, vec>(vector_laplace_release(b), vector_pairs(d, 2 * record_norm),
+                                   pair_vector_families, make_config(303, kSmall, eps));
+  expect_flagged("NEG l2-Laplace d=5, sensitivity of one record instead of two", r);
 }
 
 // ---------------------------------------------------------------- exponential mechanism
@@ -214,10 +176,9 @@ TEST(AUDIT_MECH_EXPONENTIAL, ExactSamplerTenCandidates) {
     return mech::exponential_mechanism<double>(s, std::span<const double>(u), eps, du);
   };
   const auto r = run_audit<std::vector<double>, std::size_t>(
-      mm, utility_pairs(m, du), candidate_family(m), config(401, claimed, 0, kSmall));
-  print_report("exponential mechanism m=10", r);
-  EXPECT_FALSE(r.violation);
-  EXPECT_GE(r.eps_lb, 0.5 * claimed);  // tight up to the factor of the m = 10 pair (0.897ε)
+      mm, utility_pairs(m, du), candidate_family(m), make_config(401, kSmall, claimed));
+  // tight up to the factor of the m = 10 pair (0.897ε)
+  expect_pass("exponential mechanism m=10", r, 0.5 * claimed);
 }
 
 TEST(AUDIT_NEG_EXPONENTIAL, MissingFactorTwoIsFlagged) {
@@ -229,9 +190,8 @@ TEST(AUDIT_NEG_EXPONENTIAL, MissingFactorTwoIsFlagged) {
     return mech::exponential_mechanism_scaled<double>(s, std::span<const double>(u), du / eps);
   };
   const auto r = run_audit<std::vector<double>, std::size_t>(
-      mm, utility_pairs(m, du), candidate_family(m), config(402, eps, 0, kSmall));
-  print_report("NEG exponential mechanism exp(eps u / du)", r);
-  EXPECT_TRUE(r.violation);
+      mm, utility_pairs(m, du), candidate_family(m), make_config(402, kSmall, eps));
+  expect_flagged("NEG exponential mechanism exp(eps u / du)", r);
 }
 
 TEST(AUDIT_NEG_EXPONENTIAL, SignErrorIsPrivateButSelectsTheMinimum) {
@@ -246,9 +206,8 @@ TEST(AUDIT_NEG_EXPONENTIAL, SignErrorIsPrivateButSelectsTheMinimum) {
     return mech::exponential_mechanism<double>(s, std::span<const double>(neg), eps, du);
   };
   const auto r = run_audit<std::vector<double>, std::size_t>(
-      mm, utility_pairs(m, du), candidate_family(m), config(403, eps, 0, kSmall));
-  print_report("exponential mechanism with the sign of pwa Alg. 1 (PWA-E1)", r);
-  EXPECT_FALSE(r.violation);
+      mm, utility_pairs(m, du), candidate_family(m), make_config(403, kSmall, eps));
+  expect_pass("exponential mechanism with the sign of pwa Alg. 1 (PWA-E1)", r);
   // utility: with u = (0, 1, ..., 9) and ε = 10, the correct sign picks 9 most often, the
   // printed sign picks 0 most often
   std::vector<double> u(m);
@@ -275,10 +234,8 @@ TEST(AUDIT_MECH_DLAPLACE, SecureDiscreteLaplace) {
     return x + double(dpref::secure::discrete_laplace<std::int64_t>(s, t, 1));
   };
   const auto r = run_audit<double, double>(m, scalar_pairs(1.0), integer_bins(),
-                                           config(501, claimed, 0, kSmall));
-  print_report("discrete Laplace t=2 (secure)", r);
-  EXPECT_FALSE(r.violation);
-  EXPECT_GE(r.eps_lb, 0.5 * claimed);
+                                           make_config(501, kSmall, claimed));
+  expect_pass("discrete Laplace t=2 (secure)", r, 0.5 * claimed);
 }
 
 TEST(AUDIT_MECH_DGAUSS, SecureDiscreteGaussian) {
@@ -289,10 +246,8 @@ TEST(AUDIT_MECH_DGAUSS, SecureDiscreteGaussian) {
     return x + double(dpref::secure::discrete_gaussian<std::int64_t>(s, var, 1));
   };
   const auto r = run_audit<double, double>(m, scalar_pairs(1.0), integer_bins(),
-                                           config(502, eps, delta, kSmall));
-  print_report("discrete Gaussian sigma^2=4 (secure)", r);
-  EXPECT_FALSE(r.violation);
-  EXPECT_GE(r.eps_lb, 0.5 * eps);
+                                           make_config(502, kSmall, eps, delta));
+  expect_pass("discrete Gaussian sigma^2=4 (secure)", r, 0.5 * eps);
 }
 
 // ---------------------------------------------------------------- floating-point attack
@@ -306,10 +261,9 @@ std::vector<event_family<double>> fp_families() {
 TEST(AUDIT_NEG_TEXTBOOK, MironovLowBitsExposeTextbookLaplace) {
   const double sens = 1, eps = 1, b = 1;
   const auto m = [b](const double& x, philox_stream& s) { return textbook_laplace(s, x, b); };
-  const auto r =
-      run_audit<double, double>(m, scalar_pairs(sens), fp_families(), config(601, eps, 0));
-  print_report("NEG textbook double Laplace x - b sgn(u) ln(1-2|u|)", r);
-  EXPECT_TRUE(r.violation);
+  const auto r = run_audit<double, double>(m, scalar_pairs(sens), fp_families(),
+                                           make_config(601, kSamples, eps));
+  expect_flagged("NEG textbook double Laplace x - b sgn(u) ln(1-2|u|)", r);
   EXPECT_NE(r.worst_pair().event.description.find("low-order bits"), std::string::npos);
 }
 
@@ -321,10 +275,8 @@ TEST(AUDIT_MECH_SNAPPED, SnappedLaplacePassesTheSameAudit) {
     return dpref::secure::snapped_laplace(s, x, b, k);
   };
   const auto r = run_audit<double, double>(m, scalar_pairs(sens), fp_families(),
-                                           config(602, claimed, 0, kSmall));
-  print_report("snapped Laplace b=1, grid 2^-10 (secure)", r);
-  EXPECT_FALSE(r.violation);
-  EXPECT_GE(r.eps_lb, 0.5 * claimed);
+                                           make_config(602, kSmall, claimed));
+  expect_pass("snapped Laplace b=1, grid 2^-10 (secure)", r, 0.5 * claimed);
 }
 
 TEST(AUDIT_MECH_LAPLACE_FPBITS, ReferenceDoubleReleaseLeaksLowBits) {
@@ -333,14 +285,10 @@ TEST(AUDIT_MECH_LAPLACE_FPBITS, ReferenceDoubleReleaseLeaksLowBits) {
   // noise has full precision). The audit therefore flags the double release of the reference
   // mechanism; publish snapped_laplace (AUDIT.MECH.SNAPPED) when raw bits are visible.
   const double sens = 1, eps = 1;
-  const double b = acc::laplace_scale(sens, eps);
-  const auto m = [b](const double& x, philox_stream& s) {
-    return mech::laplace_mechanism<double>(s, x, b);
-  };
   const auto r =
-      run_audit<double, double>(m, scalar_pairs(sens), fp_families(), config(603, eps, 0));
-  print_report("Laplace (dpref::laplace<double>) double release, low-order bits", r);
-  EXPECT_TRUE(r.violation);
+      run_audit<double, double>(laplace_release(acc::laplace_scale(sens, eps)), scalar_pairs(sens),
+                                fp_families(), make_config(603, kSamples, eps));
+  expect_flagged("Laplace (dpref::laplace<double>) double release, low-order bits", r);
 }
 
 // ---------------------------------------------------------------- AboveThreshold
@@ -366,9 +314,8 @@ TEST(AUDIT_MECH_SVT_LAPLACE, LinesearchAlgorithm1) {
                                                     mech::svt_noise::laplace, b1, b2));
   };
   const auto r = run_audit<std::vector<double>, std::size_t>(
-      m, query_pairs(kQueries, sens), svt_index_family(), config(701, claimed, 0, kSmall));
-  print_report("AboveThreshold Laplace, max_it=8", r);
-  EXPECT_FALSE(r.violation);
+      m, query_pairs(kQueries, sens), svt_index_family(), make_config(701, kSmall, claimed));
+  expect_pass("AboveThreshold Laplace, max_it=8", r);
 }
 
 TEST(AUDIT_MECH_SVT_GAUSS, LinesearchAlgorithm1) {
@@ -386,9 +333,8 @@ TEST(AUDIT_MECH_SVT_GAUSS, LinesearchAlgorithm1) {
   };
   const auto r = run_audit<std::vector<double>, std::size_t>(
       m, query_pairs(kQueries, sens), svt_index_family(),
-      config(702, claim.eps, claim.delta, kSmall));
-  print_report("AboveThreshold Gaussian, max_it=8, proven RDP bound", r);
-  EXPECT_FALSE(r.violation);
+      make_config(702, kSmall, claim.eps, claim.delta));
+  expect_pass("AboveThreshold Gaussian, max_it=8, proven RDP bound", r);
 }
 
 // Sparse-vector variants of Lyu–Su–Li: transcripts (answers mask) and released values.
@@ -414,40 +360,35 @@ audit_report audit_svt_variant(svt_variant v, std::size_t cutoff, std::uint64_t 
   auto pairs = query_pairs(kQueries, sens);
   if (only_all_shift) pairs.resize(1);
   return run_audit<std::vector<double>, svt_transcript>(m, pairs, svt_transcript_families(),
-                                                        config(seed, eps, 0, n));
+                                                        make_config(seed, n, eps));
 }
 
 TEST(AUDIT_NEG_SVT, StandardVariantPasses) {
-  const auto r = audit_svt_variant(svt_variant::standard, 1, 801);
-  print_report("sparse vector Lyu-Su-Li Alg. 1 (c=1)", r);
-  EXPECT_FALSE(r.violation);
+  expect_pass("sparse vector Lyu-Su-Li Alg. 1 (c=1)",
+              audit_svt_variant(svt_variant::standard, 1, 801));
 }
 
 TEST(AUDIT_NEG_SVT, NoThresholdNoiseIsFlagged) {
-  const auto r = audit_svt_variant(svt_variant::no_threshold_noise, 1, 802);
-  print_report("NEG sparse vector without threshold noise", r);
-  EXPECT_TRUE(r.violation);
+  expect_flagged("NEG sparse vector without threshold noise",
+                 audit_svt_variant(svt_variant::no_threshold_noise, 1, 802));
 }
 
 TEST(AUDIT_NEG_SVT, NoQueryNoiseIsFlagged) {
-  const auto r = audit_svt_variant(svt_variant::no_query_noise, 1, 803);
-  print_report("NEG sparse vector without query noise (Lyu-Su-Li Alg. 5)", r);
-  EXPECT_TRUE(r.violation);
+  expect_flagged("NEG sparse vector without query noise (Lyu-Su-Li Alg. 5)",
+                 audit_svt_variant(svt_variant::no_query_noise, 1, 803));
 }
 
 TEST(AUDIT_NEG_SVT, ReleasingNoisyValueIsFlagged) {
   // The leak needs several BOTTOM answers while the released value pins the threshold noise
   // below 0 (Lyu–Su–Li Thm: the loss grows without bound with the number of BOTTOMs), an event
   // of probability ~1e-4: 2^22 samples per side, one pair ("all shift").
-  const auto r = audit_svt_variant(svt_variant::release_noisy_value, 1, 804, 1u << 22, true);
-  print_report("NEG sparse vector releasing q_i + nu_i (Lyu-Su-Li Alg. 3)", r);
-  EXPECT_TRUE(r.violation);
+  expect_flagged("NEG sparse vector releasing q_i + nu_i (Lyu-Su-Li Alg. 3)",
+                 audit_svt_variant(svt_variant::release_noisy_value, 1, 804, 1u << 22, true));
 }
 
 TEST(AUDIT_NEG_SVT, UnscaledQueryNoiseIsFlagged) {
-  const auto r = audit_svt_variant(svt_variant::unscaled_query_noise, 1, 805);
-  print_report("NEG sparse vector with unscaled query noise (Lyu-Su-Li Alg. 4)", r);
-  EXPECT_TRUE(r.violation);
+  expect_flagged("NEG sparse vector with unscaled query noise (Lyu-Su-Li Alg. 4)",
+                 audit_svt_variant(svt_variant::unscaled_query_noise, 1, 805));
 }
 
 // ---------------------------------------------------------------- subsampled Laplace
@@ -466,10 +407,8 @@ TEST(AUDIT_MECH_SUBSAMPLED, SubsampledLaplaceMeanAmplifiedEpsilon) {
   d1[0] = s1;  // replace one record (substitution adjacency)
   const std::vector<neighbour_pair<std::vector<double>>> pairs = {{"replace record 0", d0, d1}};
   const auto r = run_audit<std::vector<double>, double>(m, pairs, scalar_threshold(-3, 3.5, 130),
-                                                        config(901, claimed, 0, kSmall));
-  print_report("subsampled Laplace mean n=10, m=3, eps0=2 (accel Thm A.3)", r);
-  EXPECT_FALSE(r.violation);
-  EXPECT_GE(r.eps_lb, 0.5 * claimed);
+                                                        make_config(901, kSmall, claimed));
+  expect_pass("subsampled Laplace mean n=10, m=3, eps0=2 (accel Thm A.3)", r, 0.5 * claimed);
 }
 
 }  // namespace

@@ -15,31 +15,56 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "audit_support.hpp"
 #include "dpref/audit/auditor.hpp"
 #include "dpref/audit/events.hpp"
 #include "dpref/audit/neighbours.hpp"
+#include "dpref/mechanisms/secure/snapped_gaussian.hpp"
+#include "dpref/mechanisms/secure/snapped_laplace.hpp"
+#include "dpref/mechanisms/secure/snapped_vector_laplace.hpp"
 #include "dpref/random/secure/lattice.hpp"
 
 namespace dpref::audit::secure_support {
 
 using vec = Eigen::VectorXd;
+// the report and the verdict checks of every audit (audit_support.hpp)
+using test_support::expect_flagged;
+using test_support::expect_pass;
+using test_support::print_report;
 
-inline constexpr double kAlpha = 1e-6;  // false-alarm probability of every audit
+inline constexpr std::uint64_t kLatticeN = 1u << 18;  // samples per side and pair: lattice
+inline constexpr std::uint64_t kFloatN = 1u << 20;    // floating-point (textbook) releases
+inline const lowbits_layout kLowBits{-40, 8, 52};     // Mironov's events on the raw double
 
-/// seed, n search = n test samples per side and pair, claimed (ε, δ), one thread (the counts do
-/// not depend on the thread count, AUDIT.THREADS; one thread bounds the CPU time per test).
+/// seed, n search = n test samples per side and pair, claimed (ε, δ), all cores (the counts do
+/// not depend on the thread count, AUDIT.THREADS).
 inline audit_config config(std::uint64_t seed, double eps, double delta, std::uint64_t n) {
-  audit_config c;
-  c.seed = seed;
-  c.search_samples = c.test_samples = n;
-  c.alpha = kAlpha;
-  c.epsilon = eps;
-  c.delta = delta;
-  c.threads = 1;
-  return c;
+  return test_support::make_config(seed, n, eps, delta, 0);
+}
+
+/// The lattice release with parameters p (snapped Laplace, Gaussian or l2-Laplace) as an audit
+/// mechanism on inputs of type X.
+template <class X, class Params>
+auto lattice_release(const Params& p) {
+  return [p](const X& x, philox_stream& s) {
+    if constexpr (std::is_same_v<Params, mechanisms::snapped_laplace_params>)
+      return mechanisms::snapped_laplace(s, x, p);
+    else if constexpr (std::is_same_v<Params, mechanisms::snapped_gaussian_params>)
+      return mechanisms::snapped_gaussian(s, x, p);
+    else
+      return mechanisms::snapped_vector_laplace(s, x, p);
+  };
+}
+
+/// Independent check of a Laplace-type calibration: with t grid steps of noise per unit of the
+/// privacy loss, (Δ/2^k + m)/t <= ε, i.e. t 2^k ε >= Δ + m 2^k (m = d or √d), in long double
+/// with a relative slack of 1e-15 (for the √d rounding).
+inline bool meets(long double sens, int k, long long t, long double m, double eps) {
+  const long double g = std::ldexp(1.0L, k);
+  return static_cast<long double>(t) * g * eps >= (sens + m * g) * (1 - 1e-15L);
 }
 
 /// Scalar families: threshold / histogram bins on y, and Mironov's low-order-bit events.
@@ -83,12 +108,27 @@ inline vector_statistic l2_ratio(const vec& c, const vec& c2) {
           [c, c2](const vec& y) { return (y - c2).norm() - (y - c).norm(); }, -r, r, 120};
 }
 
+/// Families of an l2-Laplace pair with centres c, c2: its likelihood ratio and the low-order bits
+/// of y[0].
+inline std::vector<event_family<vec>> l2_ratio_families(const vec& c, const vec& c2,
+                                                        lowbits_layout bits = kLowBits) {
+  return vector_families({l2_ratio(c, c2)}, bits, 0);
+}
+
 /// The centre round(clamp(x)/2^k) 2^k of an input (public function of the pair).
 inline vec lattice_centre(const vec& x, int k, double clamp) {
   vec c(x.size());
   for (Eigen::Index i = 0; i < x.size(); ++i)
     c[i] = std::ldexp(static_cast<double>(secure::lattice_round(x[i], k, clamp)), k);
   return c;
+}
+
+/// l2_ratio_families of a pair's lattice centres (grid 2^k, clamp).
+inline std::vector<event_family<vec>> lattice_l2_families(const neighbour_pair<vec>& pr, int k,
+                                                          double clamp,
+                                                          lowbits_layout bits = kLowBits) {
+  return l2_ratio_families(lattice_centre(pr.first, k, clamp), lattice_centre(pr.second, k, clamp),
+                           bits);
 }
 
 /// Tie pair: q(D) = (g/2) 1, q(D') = q(D) + steps g 1 (steps odd: each coordinate moves by
@@ -98,6 +138,18 @@ inline neighbour_pair<vec> tie_pair(std::size_t d, int k, long long steps) {
   const vec a = vec::Constant(static_cast<Eigen::Index>(d), g / 2);
   const vec b = a + vec::Constant(static_cast<Eigen::Index>(d), static_cast<double>(steps) * g);
   return {"tie pair (g/2 vs g/2 + " + std::to_string(steps) + "g per coordinate)", a, b};
+}
+
+/// The coarse-grid (g = 1) scalar audit on the tie pair 0.5 vs 1.5 (rounded to 0 vs 2: the
+/// inflated shift) and the `extra` pairs, with one threshold bin per integer in [−r, r + 1].
+template <class M>
+audit_report coarse_tie_audit(const M& m, int r, const audit_config& cfg,
+                              const std::vector<neighbour_pair<double>>& extra = {}) {
+  std::vector<neighbour_pair<double>> pairs{{"tie pair 0.5 vs 1.5", 0.5, 1.5}};
+  pairs.insert(pairs.end(), extra.begin(), extra.end());
+  return run_audit<double, double>(
+      m, pairs, scalar_families(-r - 0.5, r + 1.5, static_cast<std::size_t>(2 * r + 2), kLowBits),
+      cfg);
 }
 
 // ---- independent privacy computations (long double, written here) ---------------------------

@@ -2,8 +2,9 @@
 // spec/secure_release.md SEC.AUDIT.*, SEC.NEG.*).
 //
 // Statistical plan, common to every test unless it says otherwise:
-//  - fixed seed (per test), search and test samples of kN = 2^18 outputs per side and pair for the
-//    lattice mechanisms, kFp = 2^20 for the floating-point (textbook) negative controls;
+//  - fixed seed (per test), search and test samples of kLatticeN = 2^18 outputs per side and pair
+//    for the lattice mechanisms, kFloatN = 2^20 for the floating-point (textbook) negative
+//    controls (secure_audit_support.hpp);
 //  - false-alarm probability 1e-6 per audit (each of the two Clopper–Pearson bounds of each pair
 //    at 1e-6 / (2 · #pairs); the event is chosen on the independent search sample), so
 //    P[a correct mechanism is flagged] <= 1e-6;
@@ -24,12 +25,9 @@
 #include "audit_support.hpp"
 #include "dpref/accounting/analytic_gaussian.hpp"
 #include "dpref/audit/auditor.hpp"
-#include "dpref/mechanisms/gaussian.hpp"
-#include "dpref/mechanisms/laplace.hpp"
 #include "dpref/mechanisms/secure/snapped_gaussian.hpp"
 #include "dpref/mechanisms/secure/snapped_laplace.hpp"
 #include "dpref/mechanisms/secure/snapped_vector_laplace.hpp"
-#include "dpref/mechanisms/vector_laplace.hpp"
 #include "dpref/random/gaussian.hpp"
 #include "dpref/random/laplace.hpp"
 #include "secure_audit_support.hpp"
@@ -39,21 +37,23 @@ namespace {
 using namespace dpref::audit;
 using namespace dpref::audit::secure_support;
 using dpref::philox_stream;
-using dpref::audit::test_support::print_report;
 namespace mech = dpref::mechanisms;
 namespace acc = dpref::accounting;
+namespace ts = dpref::audit::test_support;
 
-constexpr std::uint64_t kN = 1u << 18;
-constexpr std::uint64_t kFp = 1u << 20;
 constexpr double kClamp = 64;
-const lowbits_layout kBits{-40, 8, 52};
 
-// Independent check of a Laplace-type calibration: with t grid steps of noise per unit of the
-// privacy loss, (Δ/2^k + m)/t <= ε, i.e. t 2^k ε >= Δ + m 2^k (m = d or √d). Long double with a
-// relative slack of 1e-15 for the √d case; exact otherwise.
-bool meets(double sens, int k, long long t, double m, double eps) {
-  const long double g = std::ldexp(1.0L, k);
-  return static_cast<long double>(t) * g * eps >= (sens + m * g) * (1 - 1e-15L);
+/// q(D) = 0 vs q(D') = sens, and a pair from half a grid step 2^k (named `tie`).
+std::vector<neighbour_pair<double>> fine_pairs(double sens, int k, const std::string& tie) {
+  const double g = std::ldexp(1.0, k);
+  return {{"q(D)=0, q(D')=1", 0.0, sens}, {tie, g / 2, g / 2 + sens}};
+}
+
+/// q(D) = 0 vs q(D') = sens e_1 in d dimensions.
+neighbour_pair<vec> axis_shift(Eigen::Index d, double sens) {
+  vec axis = vec::Zero(d);
+  axis[0] = sens;
+  return {"axis shift", vec::Zero(d), axis};
 }
 
 // ==== SEC.AUDIT.LAPLACE: scalar ==============================================================
@@ -62,15 +62,10 @@ TEST(SEC_AUDIT_LAPLACE, FineGridPassesAtTheRequestedEpsilon) {
   const double sens = 1, eps = 1;  // requested budget
   const auto p = mech::snapped_laplace_for(sens, eps, 1, kClamp);
   ASSERT_TRUE(meets(sens, p.grid_exponent, p.grid_scale(), 1, eps));
-  const auto m = [p](const double& x, philox_stream& s) { return mech::snapped_laplace(s, x, p); };
-  const double g = std::ldexp(1.0, p.grid_exponent);
-  const std::vector<neighbour_pair<double>> pairs{{"q(D)=0, q(D')=1", 0.0, sens},
-                                                  {"tie pair", g / 2, g / 2 + sens}};
-  const auto r = run_audit<double, double>(m, pairs, scalar_families(-8, 9, 136, kBits),
-                                           config(20001, eps, 0, kN));
-  print_report("SEC snapped Laplace b=1 grid 2^" + std::to_string(p.grid_exponent), r);
-  EXPECT_FALSE(r.violation);
-  EXPECT_GE(r.eps_lb, 0.5 * eps);
+  const auto r = run_audit<double, double>(
+      lattice_release<double>(p), fine_pairs(sens, p.grid_exponent, "tie pair"),
+      scalar_families(-8, 9, 136, kLowBits), config(20001, eps, 0, kLatticeN));
+  expect_pass("SEC snapped Laplace b=1 grid 2^" + std::to_string(p.grid_exponent), r, 0.5 * eps);
 }
 
 TEST(SEC_AUDIT_LAPLACE, CoarseGridInflationIsChargedAndTight) {
@@ -80,21 +75,19 @@ TEST(SEC_AUDIT_LAPLACE, CoarseGridInflationIsChargedAndTight) {
   const mech::snapped_laplace_params p{sens, 2.0, 1, kClamp, 0};
   ASSERT_EQ(p.grid_scale(), 2);
   ASSERT_TRUE(meets(sens, 0, 2, 1, eps));
-  const auto m = [p](const double& x, philox_stream& s) { return mech::snapped_laplace(s, x, p); };
-  const std::vector<neighbour_pair<double>> pairs{{"tie pair 0.5 vs 1.5", 0.5, 1.5},
-                                                  {"on grid 0 vs 1", 0.0, 1.0}};
-  const auto r = run_audit<double, double>(m, pairs, scalar_families(-30.5, 31.5, 62, kBits),
-                                           config(20002, eps, 0, kN));
-  print_report("SEC snapped Laplace coarse grid g=1, t=2 (inflation charged)", r);
-  EXPECT_FALSE(r.violation);
-  EXPECT_GE(r.eps_lb, 0.5 * eps);
+  const auto r = coarse_tie_audit(lattice_release<double>(p), 30, config(20002, eps, 0, kLatticeN),
+                                  {{"on grid 0 vs 1", 0.0, 1.0}});
+  expect_pass("SEC snapped Laplace coarse grid g=1, t=2 (inflation charged)", r, 0.5 * eps);
 }
 
 // ==== SEC.AUDIT.LAPLACE.VECTOR: coordinate-wise, d = 3 ======================================
 
-std::vector<event_family<vec>> l1_families(const neighbour_pair<vec>& pr, int k) {
-  const vec c = lattice_centre(pr.first, k, kClamp), c2 = lattice_centre(pr.second, k, kClamp);
-  return vector_families({l1_ratio(c, c2)}, kBits, 0);
+/// Per-pair families: the l1 likelihood ratio of the lattice centres (grid 2^k) and low bits.
+auto l1_families(int k) {
+  return [k](const neighbour_pair<vec>& pr) {
+    const vec c = lattice_centre(pr.first, k, kClamp), c2 = lattice_centre(pr.second, k, kClamp);
+    return vector_families({l1_ratio(c, c2)}, kLowBits, 0);
+  };
 }
 
 TEST(SEC_AUDIT_LAPLACE_VECTOR, FineGridPassesAtTheRequestedEpsilon) {
@@ -102,51 +95,46 @@ TEST(SEC_AUDIT_LAPLACE_VECTOR, FineGridPassesAtTheRequestedEpsilon) {
   const long long d = 3;
   const auto p = mech::snapped_laplace_for(sens, eps, d, kClamp);
   ASSERT_TRUE(meets(sens, p.grid_exponent, p.grid_scale(), 3, eps));
-  const auto m = [p](const vec& x, philox_stream& s) { return mech::snapped_laplace(s, x, p); };
-  vec axis = vec::Zero(3), spread = vec::Constant(3, sens / 3);
-  axis[0] = sens;
-  const std::vector<neighbour_pair<vec>> pairs{{"axis shift", vec::Zero(3), axis},
-                                               {"spread shift", vec::Zero(3), spread}};
+  const std::vector<neighbour_pair<vec>> pairs{
+      axis_shift(3, sens), {"spread shift", vec::Zero(3), vec::Constant(3, sens / 3)}};
   const int k = p.grid_exponent;
-  const auto r = run_audit_per_pair<vec, vec>(
-      m, pairs, [k](const neighbour_pair<vec>& pr) { return l1_families(pr, k); },
-      config(20101, eps, 0, kN));
-  print_report("SEC snapped Laplace d=3 grid 2^" + std::to_string(k), r);
-  EXPECT_FALSE(r.violation);
-  EXPECT_GE(r.eps_lb, 0.5 * eps);
+  const auto r = run_audit_per_pair<vec, vec>(lattice_release<vec>(p), pairs, l1_families(k),
+                                              config(20101, eps, 0, kLatticeN));
+  expect_pass("SEC snapped Laplace d=3 grid 2^" + std::to_string(k), r, 0.5 * eps);
+}
+
+/// The coarse-grid (g = 1) coordinate-wise Laplace p of Δ1 = 3, d = 3 on the tie pair (each
+/// coordinate 0.5 -> 1.5, rounded 0 -> 2: ‖n − n'‖₁ = Δ1 + d = 6) at the requested ε = 2.
+audit_report coarse_laplace_d3(const mech::snapped_laplace_params& p, std::uint64_t seed) {
+  return run_audit_per_pair<vec, vec>(lattice_release<vec>(p), {tie_pair(3, 0, 1)}, l1_families(0),
+                                      config(seed, 2, 0, kLatticeN));
 }
 
 TEST(SEC_AUDIT_LAPLACE_VECTOR, CoarseGridInflationIsChargedAndTight) {
-  // g = 1, Δ1 = 3 (tie pair: each coordinate 0.5 -> 1.5, rounded 0 -> 2): ‖n − n'‖₁ = Δ1 + d = 6;
   // requested ε = 2 needs t = ceil(6/2) = 3.
   const double sens = 3, eps = 2;
   const mech::snapped_laplace_params p{sens, 3.0, 3, kClamp, 0};
   ASSERT_TRUE(meets(sens, 0, p.grid_scale(), 3, eps));
-  const auto m = [p](const vec& x, philox_stream& s) { return mech::snapped_laplace(s, x, p); };
-  const auto r = run_audit_per_pair<vec, vec>(
-      m, {tie_pair(3, 0, 1)}, [](const neighbour_pair<vec>& pr) { return l1_families(pr, 0); },
-      config(20102, eps, 0, kN));
-  print_report("SEC snapped Laplace d=3 coarse grid g=1, t=3 (inflation charged)", r);
-  EXPECT_FALSE(r.violation);
-  EXPECT_GE(r.eps_lb, 0.5 * eps);
+  expect_pass("SEC snapped Laplace d=3 coarse grid g=1, t=3 (inflation charged)",
+              coarse_laplace_d3(p, 20102), 0.5 * eps);
 }
 
 // ==== SEC.AUDIT.GAUSS: scalar ================================================================
 
-TEST(SEC_AUDIT_GAUSS, CoarseGridExactDeltaOfTheInflatedShift) {
-  // g = 1, Δ = 1, σ_g² = 4: the tie pair moves the integer query by 2; the claim is the exact
-  // discrete Gaussian δ(ε = 1) of shift 2 (summed in the test).
-  const double eps = 1;
+/// The coarse-grid (g = 1) snapped Gaussian of Δ = 1, σ_g² = 4 on the tie pair (the integer
+/// query moves by 2), claiming (1, delta).
+audit_report coarse_gaussian(double delta, std::uint64_t seed) {
   const mech::snapped_gaussian_params p{1.0, 2.0, 1, kClamp, 0};
+  return coarse_tie_audit(lattice_release<double>(p), 20, config(seed, 1, delta, kLatticeN));
+}
+
+TEST(SEC_AUDIT_GAUSS, CoarseGridExactDeltaOfTheInflatedShift) {
+  // the claim is the exact discrete Gaussian δ(ε = 1) of shift 2 (summed in the test)
+  const double eps = 1;
   const double delta = discrete_gaussian_delta_equal_shift(4.0L, 2, 1, eps);
-  const auto m = [p](const double& x, philox_stream& s) { return mech::snapped_gaussian(s, x, p); };
-  const std::vector<neighbour_pair<double>> pairs{{"tie pair 0.5 vs 1.5", 0.5, 1.5}};
-  const auto r = run_audit<double, double>(m, pairs, scalar_families(-20.5, 21.5, 42, kBits),
-                                           config(20201, eps, delta, kN));
-  print_report("SEC snapped Gaussian coarse grid g=1 sigma_g^2=4, delta=" + std::to_string(delta),
-               r);
-  EXPECT_FALSE(r.violation);
-  EXPECT_GE(r.eps_lb, 0.5 * eps);
+  const auto r = coarse_gaussian(delta, 20201);
+  expect_pass("SEC snapped Gaussian coarse grid g=1 sigma_g^2=4, delta=" + std::to_string(delta), r,
+              0.5 * eps);
 }
 
 TEST(SEC_AUDIT_GAUSS, FineGridPassesAtTheRequestedBudget) {
@@ -167,40 +155,39 @@ TEST(SEC_AUDIT_GAUSS, FineGridPassesAtTheRequestedBudget) {
   const auto shift = static_cast<long long>(std::floor(std::ldexp(sens, -k))) + 1;
   const double exact = discrete_gaussian_delta_equal_shift(var, shift, 1, eps);
   ASSERT_LE(exact, delta * (1 + 1e-6));
-  const auto m = [p](const double& x, philox_stream& s) { return mech::snapped_gaussian(s, x, p); };
-  const double g = std::ldexp(1.0, k);
-  const std::vector<neighbour_pair<double>> pairs{{"q(D)=0, q(D')=1", 0.0, sens},
-                                                  {"near-tie pair", g / 2, g / 2 + sens}};
-  const auto r = run_audit<double, double>(m, pairs, scalar_families(-20, 21, 164, kBits),
-                                           config(20202, eps, delta, kN));
-  print_report("SEC snapped Gaussian (1, 1e-4) sigma=" + std::to_string(sigma) + " grid 2^" +
-                   std::to_string(k) + ", exact delta=" + std::to_string(exact),
-               r);
-  EXPECT_FALSE(r.violation);
-  EXPECT_GE(r.eps_lb, 0.5 * eps);
+  const auto r = run_audit<double, double>(
+      lattice_release<double>(p), fine_pairs(sens, k, "near-tie pair"),
+      scalar_families(-20, 21, 164, kLowBits), config(20202, eps, delta, kLatticeN));
+  expect_pass("SEC snapped Gaussian (1, 1e-4) sigma=" + std::to_string(sigma) + " grid 2^" +
+                  std::to_string(k) + ", exact delta=" + std::to_string(exact),
+              r, 0.5 * eps);
 }
 
 // ==== SEC.AUDIT.GAUSS.VECTOR: coordinate-wise, d = 3 =========================================
 
-std::vector<event_family<vec>> sum_families(double lo, double hi) {
-  return vector_families(
-      {{"sum of coordinates", [](const vec& y) { return y.sum(); }, lo, hi, 120}}, kBits, 0);
+/// Per-pair families: the sum of the coordinates on [lo, hi] and low-order bits.
+auto sum_families(double lo, double hi) {
+  return [lo, hi](const neighbour_pair<vec>&) {
+    return vector_families(
+        {{"sum of coordinates", [](const vec& y) { return y.sum(); }, lo, hi, 120}}, kLowBits, 0);
+  };
+}
+
+/// The coarse-grid (g = 1) coordinate-wise snapped Gaussian of Δ2 = √3, d = 3, σ_g² = 9 on the
+/// tie pair (every coordinate moves 1, rounded 2), claiming (1, delta).
+audit_report coarse_gaussian_d3(double delta, std::uint64_t seed) {
+  const mech::snapped_gaussian_params p{std::sqrt(3.0), 3.0, 3, kClamp, 0};
+  return run_audit_per_pair<vec, vec>(lattice_release<vec>(p), {tie_pair(3, 0, 1)},
+                                      sum_families(-30, 42), config(seed, 1, delta, kLatticeN));
 }
 
 TEST(SEC_AUDIT_GAUSS_VECTOR, CoarseGridExactDeltaOfTheInflatedShift) {
-  // g = 1, Δ2 = √3 (tie pair: every coordinate moves 1, rounded 2), σ_g² = 9; the claim is the
-  // exact δ(1) of the shift (2, 2, 2), by convolution in the test.
+  // the claim is the exact δ(1) of the shift (2, 2, 2), by convolution in the test
   const double eps = 1;
-  const mech::snapped_gaussian_params p{std::sqrt(3.0), 3.0, 3, kClamp, 0};
   const double delta = discrete_gaussian_delta_equal_shift(9.0L, 2, 3, eps);
-  const auto m = [p](const vec& x, philox_stream& s) { return mech::snapped_gaussian(s, x, p); };
-  const auto r = run_audit_per_pair<vec, vec>(
-      m, {tie_pair(3, 0, 1)}, [](const neighbour_pair<vec>&) { return sum_families(-30, 42); },
-      config(20301, eps, delta, kN));
-  print_report("SEC snapped Gaussian d=3 coarse grid sigma_g^2=9, delta=" + std::to_string(delta),
-               r);
-  EXPECT_FALSE(r.violation);
-  EXPECT_GE(r.eps_lb, 0.5 * eps);
+  const auto r = coarse_gaussian_d3(delta, 20301);
+  expect_pass("SEC snapped Gaussian d=3 coarse grid sigma_g^2=9, delta=" + std::to_string(delta), r,
+              0.5 * eps);
 }
 
 TEST(SEC_AUDIT_GAUSS_VECTOR, FineGridPassesAtItsZcdpDeltaAtEpsilon3) {
@@ -214,65 +201,60 @@ TEST(SEC_AUDIT_GAUSS_VECTOR, FineGridPassesAtItsZcdpDeltaAtEpsilon3) {
   const double steps = std::ldexp(sens, -k) + std::sqrt(3.0);
   const double rho = steps * steps * static_cast<double>(v.den) / (2 * static_cast<double>(v.num));
   const double delta = zcdp_delta(rho * (1 + 1e-12), eps);
-  const auto m = [p](const vec& x, philox_stream& s) { return mech::snapped_gaussian(s, x, p); };
   const auto r = run_audit_per_pair<vec, vec>(
-      m, vector_pairs(3, sens),
+      lattice_release<vec>(p), vector_pairs(3, sens),
       [](const neighbour_pair<vec>& pr) {
         const vec dir = (pr.second - pr.first).normalized();
         return vector_families({{"projection on q(D')-q(D)",
                                  [dir](const vec& y) { return dir.dot(y); }, -12, 13, 125}},
-                               kBits, 0);
+                               kLowBits, 0);
       },
-      config(20302, eps, delta, kN));
-  print_report("SEC snapped Gaussian d=3 sigma=2 grid 2^" + std::to_string(k) +
-                   ", zCDP delta(3)=" + std::to_string(delta),
-               r);
-  EXPECT_FALSE(r.violation);
+      config(20302, eps, delta, kLatticeN));
+  expect_pass("SEC snapped Gaussian d=3 sigma=2 grid 2^" + std::to_string(k) +
+                  ", zCDP delta(3)=" + std::to_string(delta),
+              r);
 }
 
 // ==== SEC.AUDIT.VLAPLACE: the lattice l2-Laplace =============================================
 
-std::vector<event_family<vec>> l2_families(const neighbour_pair<vec>& pr, int k) {
-  const vec c = lattice_centre(pr.first, k, kClamp), c2 = lattice_centre(pr.second, k, kClamp);
-  const vec dir = (c2 - c).normalized();
-  const double n = (c2 - c).norm();
-  return vector_families({l2_ratio(c, c2),
-                          {"projection on c(D')-c(D)", [dir](const vec& y) { return dir.dot(y); },
-                           -12 * n, 13 * n, 125}},
-                         kBits, 0);
+/// Per-pair families: the l2 likelihood ratio of the lattice centres (grid 2^k), the projection
+/// on their difference and low-order bits.
+auto l2_families(int k) {
+  return [k](const neighbour_pair<vec>& pr) {
+    const vec c = lattice_centre(pr.first, k, kClamp), c2 = lattice_centre(pr.second, k, kClamp);
+    const vec dir = (c2 - c).normalized();
+    const double n = (c2 - c).norm();
+    return vector_families({l2_ratio(c, c2),
+                            {"projection on c(D')-c(D)", [dir](const vec& y) { return dir.dot(y); },
+                             -12 * n, 13 * n, 125}},
+                           kLowBits, 0);
+  };
+}
+
+/// The coarse-grid (g = 1) lattice l2-Laplace p of Δ2 = √2, d = 2 on the tie pair (each
+/// coordinate 0.5 -> 1.5, rounded 0 -> 2: ‖n − n'‖ = 2√2 = Δ2 + √d) at the requested ε = 1.
+audit_report coarse_l2_laplace(const mech::snapped_vector_laplace_params& p, std::uint64_t seed) {
+  return run_audit_per_pair<vec, vec>(lattice_release<vec>(p), {tie_pair(2, 0, 1)}, l2_families(0),
+                                      config(seed, 1, 0, kLatticeN));
 }
 
 TEST(SEC_AUDIT_VLAPLACE, CoarseGridInflationIsCharged) {
-  // d = 2, g = 1, Δ2 = √2 (tie pair: each coordinate 0.5 -> 1.5, rounded 0 -> 2), ‖n − n'‖ =
-  // 2√2 = Δ2 + √d; requested ε = 1 needs t = ceil(2√2) = 3 (actual ε = 0.943).
+  // requested ε = 1 needs t = ceil(2√2) = 3 (actual ε = 0.943)
   const double sens = std::sqrt(2.0), eps = 1;
   const mech::snapped_vector_laplace_params p{sens, 3.0, 2, kClamp, 0};
   ASSERT_TRUE(meets(sens, 0, p.grid_scale(), std::sqrt(2.0), eps));
-  const auto m = [p](const vec& x, philox_stream& s) {
-    return mech::snapped_vector_laplace(s, x, p);
-  };
-  const auto r = run_audit_per_pair<vec, vec>(
-      m, {tie_pair(2, 0, 1)}, [](const neighbour_pair<vec>& pr) { return l2_families(pr, 0); },
-      config(20401, eps, 0, kN));
-  print_report("SEC lattice l2-Laplace d=2 coarse grid g=1, t=3 (inflation charged)", r);
-  EXPECT_FALSE(r.violation);
-  EXPECT_GE(r.eps_lb, 0.5 * eps);
+  expect_pass("SEC lattice l2-Laplace d=2 coarse grid g=1, t=3 (inflation charged)",
+              coarse_l2_laplace(p, 20401), 0.5 * eps);
 }
 
 TEST(SEC_AUDIT_VLAPLACE, FineGridD5PassesAtTheRequestedEpsilon) {
   const double sens = 1, eps = 1;
   const auto p = mech::snapped_vector_laplace_for(sens, eps, 5, kClamp);
   ASSERT_TRUE(meets(sens, p.grid_exponent, p.grid_scale(), std::sqrt(5.0), eps));
-  const auto m = [p](const vec& x, philox_stream& s) {
-    return mech::snapped_vector_laplace(s, x, p);
-  };
   const int k = p.grid_exponent;
-  const auto r = run_audit_per_pair<vec, vec>(
-      m, vector_pairs(5, sens), [k](const neighbour_pair<vec>& pr) { return l2_families(pr, k); },
-      config(20402, eps, 0, kN));
-  print_report("SEC lattice l2-Laplace d=5 grid 2^" + std::to_string(k), r);
-  EXPECT_FALSE(r.violation);
-  EXPECT_GE(r.eps_lb, 0.5 * eps);
+  const auto r = run_audit_per_pair<vec, vec>(lattice_release<vec>(p), vector_pairs(5, sens),
+                                              l2_families(k), config(20402, eps, 0, kLatticeN));
+  expect_pass("SEC lattice l2-Laplace d=5 grid 2^" + std::to_string(k), r, 0.5 * eps);
 }
 
 // ==== SEC.VLAPLACE.ALT: the l1 fallback (coordinate-wise discrete Laplace, Δ1 = √d Δ2) ======
@@ -281,87 +263,63 @@ TEST(SEC_VLAPLACE_ALT, L1FallbackPassesOnL2Pairs) {
   const double sens2 = 1, eps = 1;
   const long long d = 5;
   const auto p = mech::snapped_laplace_for(std::sqrt(5.0) * sens2, eps, d, kClamp);
-  const auto m = [p](const vec& x, philox_stream& s) { return mech::snapped_laplace(s, x, p); };
-  const int k = p.grid_exponent;
-  const auto r = run_audit_per_pair<vec, vec>(
-      m, vector_pairs(5, sens2), [k](const neighbour_pair<vec>& pr) { return l1_families(pr, k); },
-      config(20403, eps, 0, kN));
-  print_report("SEC l1 fallback for the l2-Laplace, d=5", r);
-  EXPECT_FALSE(r.violation);
-  EXPECT_GE(r.eps_lb, 0.5 * eps);  // tight on the diagonal pair (‖shift‖₁ = √d Δ2)
+  const auto r =
+      run_audit_per_pair<vec, vec>(lattice_release<vec>(p), vector_pairs(5, sens2),
+                                   l1_families(p.grid_exponent), config(20403, eps, 0, kLatticeN));
+  // tight on the diagonal pair (‖shift‖₁ = √d Δ2)
+  expect_pass("SEC l1 fallback for the l2-Laplace, d=5", r, 0.5 * eps);
 }
 
 // ==== SEC.AUDIT.SMALL: scales below 1 ========================================================
 
+const lowbits_layout kSmallBits{-70, -2, 52};
+
 TEST(SEC_AUDIT_SMALL, LaplaceWithScaleOneHundredth) {
   const double sens = 0.01, eps = 1;
-  const lowbits_layout bits{-70, -2, 52};
   const auto p = mech::snapped_laplace_for(sens, eps, 1, 1.0);
   ASSERT_TRUE(meets(sens, p.grid_exponent, p.grid_scale(), 1, eps));
-  const auto m = [p](const double& x, philox_stream& s) { return mech::snapped_laplace(s, x, p); };
-  const auto r = run_audit<double, double>(
-      m, scalar_pairs(sens), scalar_families(-0.08, 0.09, 136, bits), config(20501, eps, 0, kN));
-  print_report("SEC snapped Laplace b=0.01 grid 2^" + std::to_string(p.grid_exponent), r);
-  EXPECT_FALSE(r.violation);
-  EXPECT_GE(r.eps_lb, 0.5 * eps);
+  const auto fams = scalar_families(-0.08, 0.09, 136, kSmallBits);
+  const auto r = run_audit<double, double>(lattice_release<double>(p), scalar_pairs(sens), fams,
+                                           config(20501, eps, 0, kLatticeN));
+  expect_pass("SEC snapped Laplace b=0.01 grid 2^" + std::to_string(p.grid_exponent), r, 0.5 * eps);
   // the textbook double release at the same scale is flagged by the low-order bits
-  const double b = sens / eps;
-  const auto fp = [b](const double& x, philox_stream& s) {
-    return mech::laplace_mechanism<double>(s, x, b);
-  };
-  const auto rf = run_audit<double, double>(
-      fp, scalar_pairs(sens), scalar_families(-0.08, 0.09, 136, bits), config(20502, eps, 0, kFp));
-  print_report("SEC NEG textbook Laplace b=0.01 (double release)", rf);
-  EXPECT_TRUE(rf.violation);
+  const auto rf = run_audit<double, double>(ts::laplace_release(sens / eps), scalar_pairs(sens),
+                                            fams, config(20502, eps, 0, kFloatN));
+  expect_flagged("SEC NEG textbook Laplace b=0.01 (double release)", rf);
 }
 
 TEST(SEC_AUDIT_SMALL, GaussianCoarseGridScaledBelowOne) {
   // the coarse-grid Gaussian test scaled by 2^-10: g = 2^-10, Δ = 2^-10, σ = 2^-9 (σ_g² = 4)
   const double eps = 1, g = 0x1p-10;
-  const lowbits_layout bits{-70, -2, 52};
   const mech::snapped_gaussian_params p{g, 2 * g, 1, 1.0, -10};
   const double delta = discrete_gaussian_delta_equal_shift(4.0L, 2, 1, eps);
-  const auto m = [p](const double& x, philox_stream& s) { return mech::snapped_gaussian(s, x, p); };
   const std::vector<neighbour_pair<double>> pairs{{"tie pair g/2 vs 3g/2", g / 2, 3 * g / 2}};
-  const auto r = run_audit<double, double>(m, pairs, scalar_families(-20.5 * g, 21.5 * g, 42, bits),
-                                           config(20503, eps, delta, kN));
-  print_report("SEC snapped Gaussian sigma=2^-9 grid 2^-10", r);
-  EXPECT_FALSE(r.violation);
-  EXPECT_GE(r.eps_lb, 0.5 * eps);
+  const auto r = run_audit<double, double>(lattice_release<double>(p), pairs,
+                                           scalar_families(-20.5 * g, 21.5 * g, 42, kSmallBits),
+                                           config(20503, eps, delta, kLatticeN));
+  expect_pass("SEC snapped Gaussian sigma=2^-9 grid 2^-10", r, 0.5 * eps);
 }
 
 TEST(SEC_AUDIT_SMALL, L2LaplaceWithScaleOneHundredth) {
   const double sens = 0.01, eps = 1;
-  const lowbits_layout bits{-70, -2, 52};
   const auto p = mech::snapped_vector_laplace_for(sens, eps, 2, 1.0);
   ASSERT_TRUE(meets(sens, p.grid_exponent, p.grid_scale(), std::sqrt(2.0), eps));
-  const auto m = [p](const vec& x, philox_stream& s) {
-    return mech::snapped_vector_laplace(s, x, p);
-  };
   const int k = p.grid_exponent;
   const auto r = run_audit_per_pair<vec, vec>(
-      m, vector_pairs(2, sens),
-      [k, bits](const neighbour_pair<vec>& pr) {
-        const vec c = lattice_centre(pr.first, k, 1.0), c2 = lattice_centre(pr.second, k, 1.0);
-        return vector_families({l2_ratio(c, c2)}, bits, 0);
-      },
-      config(20504, eps, 0, kN));
-  print_report("SEC lattice l2-Laplace d=2 b=0.01", r);
-  EXPECT_FALSE(r.violation);
-  EXPECT_GE(r.eps_lb, 0.5 * eps);
+      lattice_release<vec>(p), vector_pairs(2, sens),
+      [k](const neighbour_pair<vec>& pr) { return lattice_l2_families(pr, k, 1.0, kSmallBits); },
+      config(20504, eps, 0, kLatticeN));
+  expect_pass("SEC lattice l2-Laplace d=2 b=0.01", r, 0.5 * eps);
 }
 
 // ==== SEC.NEG.TEXTBOOK: the floating-point releases are flagged ==============================
 
 TEST(SEC_NEG_TEXTBOOK, ScalarLaplace) {
   const double sens = 1, eps = 1, b = sens / eps;
-  const auto m = [b](const double& x, philox_stream& s) {
-    return mech::laplace_mechanism<double>(s, x, b);
-  };
-  const auto r = run_audit<double, double>(
-      m, scalar_pairs(sens), scalar_families(-8, 9, 136, kBits), config(20601, eps, 0, kFp));
-  print_report("SEC NEG textbook Laplace x + Lap(1) (double)", r);
-  EXPECT_TRUE(r.violation);
+  const auto r = run_audit<double, double>(ts::laplace_release(b), scalar_pairs(sens),
+                                           scalar_families(-8, 9, 136, kLowBits),
+                                           config(20601, eps, 0, kFloatN));
+  expect_flagged("SEC NEG textbook Laplace x + Lap(1) (double)", r);
   EXPECT_NE(r.worst_pair().event.description.find("low-order bits"), std::string::npos);
 }
 
@@ -372,27 +330,19 @@ TEST(SEC_NEG_TEXTBOOK, CoordinateLaplaceD3) {
     for (Eigen::Index i = 0; i < x.size(); ++i) y[i] = x[i] + dpref::laplace<double>(s, b);
     return y;
   };
-  vec axis = vec::Zero(3);
-  axis[0] = sens;
-  const auto r = run_audit_per_pair<vec, vec>(
-      m, {{"axis shift", vec::Zero(3), axis}},
-      [](const neighbour_pair<vec>& pr) { return l1_families(pr, -52); },
-      config(20602, eps, 0, kFp));
-  print_report("SEC NEG textbook coordinate Laplace d=3 (double)", r);
-  EXPECT_TRUE(r.violation);
+  const auto r = run_audit_per_pair<vec, vec>(m, {axis_shift(3, sens)}, l1_families(-52),
+                                              config(20602, eps, 0, kFloatN));
+  expect_flagged("SEC NEG textbook coordinate Laplace d=3 (double)", r);
 }
 
 TEST(SEC_NEG_TEXTBOOK, ScalarGaussian) {
   // the textbook claim (ε, δ) = (1, 1e-4) with the analytic σ: flagged by the low-order bits
   const double sens = 1, eps = 1, delta = 1e-4;
   const double sigma = acc::analytic_gaussian_sigma(sens, eps, delta);
-  const auto m = [sigma](const double& x, philox_stream& s) {
-    return mech::gaussian_mechanism<double>(s, x, sigma);
-  };
-  const auto r = run_audit<double, double>(
-      m, scalar_pairs(sens), scalar_families(-20, 21, 164, kBits), config(20603, eps, delta, kFp));
-  print_report("SEC NEG textbook Gaussian x + N(0, sigma^2) (double), (1, 1e-4)", r);
-  EXPECT_TRUE(r.violation);
+  const auto r = run_audit<double, double>(ts::gaussian_release(sigma), scalar_pairs(sens),
+                                           scalar_families(-20, 21, 164, kLowBits),
+                                           config(20603, eps, delta, kFloatN));
+  expect_flagged("SEC NEG textbook Gaussian x + N(0, sigma^2) (double), (1, 1e-4)", r);
   EXPECT_NE(r.worst_pair().event.description.find("low-order bits"), std::string::npos);
 }
 
@@ -405,29 +355,16 @@ TEST(SEC_NEG_TEXTBOOK, CoordinateGaussianD3) {
     for (Eigen::Index i = 0; i < x.size(); ++i) y[i] = x[i] + dpref::gaussian<double>(s, sigma);
     return y;
   };
-  vec axis = vec::Zero(3);
-  axis[0] = sens;
-  const auto r = run_audit_per_pair<vec, vec>(
-      m, {{"axis shift", vec::Zero(3), axis}},
-      [](const neighbour_pair<vec>&) { return sum_families(-12, 13); },
-      config(20604, eps, delta, kFp));
-  print_report("SEC NEG textbook coordinate Gaussian d=3 (double), eps=3", r);
-  EXPECT_TRUE(r.violation);
+  const auto r = run_audit_per_pair<vec, vec>(m, {axis_shift(3, sens)}, sum_families(-12, 13),
+                                              config(20604, eps, delta, kFloatN));
+  expect_flagged("SEC NEG textbook coordinate Gaussian d=3 (double), eps=3", r);
 }
 
 TEST(SEC_NEG_TEXTBOOK, L2LaplaceD2) {
   const double sens = 1, eps = 1, b = sens / eps;
-  const auto m = [b](const vec& x, philox_stream& s) {
-    return mech::vector_laplace_mechanism<double>(s, x, b);
-  };
-  vec axis = vec::Zero(2);
-  axis[0] = sens;
-  const auto r = run_audit_per_pair<vec, vec>(
-      m, {{"axis shift", vec::Zero(2), axis}},
-      [](const neighbour_pair<vec>& pr) { return l2_families(pr, -52); },
-      config(20605, eps, 0, kFp));
-  print_report("SEC NEG textbook l2-Laplace d=2 (double)", r);
-  EXPECT_TRUE(r.violation);
+  const auto r = run_audit_per_pair<vec, vec>(ts::vector_laplace_release(b), {axis_shift(2, sens)},
+                                              l2_families(-52), config(20605, eps, 0, kFloatN));
+  expect_flagged("SEC NEG textbook l2-Laplace d=2 (double)", r);
 }
 
 // ==== SEC.NEG.INFLATION: the rounding inflation omitted is flagged ===========================
@@ -435,65 +372,34 @@ TEST(SEC_NEG_TEXTBOOK, L2LaplaceD2) {
 TEST(SEC_NEG_INFLATION, ScalarLaplace) {
   // g = 1, Δ = 1, requested ε = 1 calibrated WITHOUT the inflation: t = ceil(Δ/(g ε)) = 1; the
   // tie pair moves the integer query by 2, so the release is only 2-DP.
-  const double eps = 1;
   const mech::snapped_laplace_params p{1.0, 1.0, 1, kClamp, 0};
-  const auto m = [p](const double& x, philox_stream& s) { return mech::snapped_laplace(s, x, p); };
-  const std::vector<neighbour_pair<double>> pairs{{"tie pair 0.5 vs 1.5", 0.5, 1.5}};
-  const auto r = run_audit<double, double>(m, pairs, scalar_families(-30.5, 31.5, 62, kBits),
-                                           config(20701, eps, 0, kN));
-  print_report("SEC NEG snapped Laplace, inflation omitted (t = 1 for eps = 1)", r);
-  EXPECT_TRUE(r.violation);
+  const auto r = coarse_tie_audit(lattice_release<double>(p), 30, config(20701, 1, 0, kLatticeN));
+  expect_flagged("SEC NEG snapped Laplace, inflation omitted (t = 1 for eps = 1)", r);
 }
 
 TEST(SEC_NEG_INFLATION, CoordinateLaplaceD3) {
   // Δ1 = 3, g = 1, requested ε = 2 without inflation: t = ceil(3/2) = 2; true ε = 6/2 = 3.
-  const double eps = 2;
-  const mech::snapped_laplace_params p{3.0, 2.0, 3, kClamp, 0};
-  const auto m = [p](const vec& x, philox_stream& s) { return mech::snapped_laplace(s, x, p); };
-  const auto r = run_audit_per_pair<vec, vec>(
-      m, {tie_pair(3, 0, 1)}, [](const neighbour_pair<vec>& pr) { return l1_families(pr, 0); },
-      config(20702, eps, 0, kN));
-  print_report("SEC NEG snapped Laplace d=3, inflation omitted", r);
-  EXPECT_TRUE(r.violation);
+  expect_flagged("SEC NEG snapped Laplace d=3, inflation omitted",
+                 coarse_laplace_d3({3.0, 2.0, 3, kClamp, 0}, 20702));
 }
 
 TEST(SEC_NEG_INFLATION, ScalarGaussian) {
   // σ_g² = 4, g = 1: δ claimed for the uninflated shift 1, the tie pair shifts by 2.
-  const double eps = 1;
-  const mech::snapped_gaussian_params p{1.0, 2.0, 1, kClamp, 0};
-  const double delta = discrete_gaussian_delta_equal_shift(4.0L, 1, 1, eps);
-  const auto m = [p](const double& x, philox_stream& s) { return mech::snapped_gaussian(s, x, p); };
-  const std::vector<neighbour_pair<double>> pairs{{"tie pair 0.5 vs 1.5", 0.5, 1.5}};
-  const auto r = run_audit<double, double>(m, pairs, scalar_families(-20.5, 21.5, 42, kBits),
-                                           config(20703, eps, delta, kN));
-  print_report("SEC NEG snapped Gaussian, delta of the uninflated shift", r);
-  EXPECT_TRUE(r.violation);
+  const double delta = discrete_gaussian_delta_equal_shift(4.0L, 1, 1, 1);
+  expect_flagged("SEC NEG snapped Gaussian, delta of the uninflated shift",
+                 coarse_gaussian(delta, 20703));
 }
 
 TEST(SEC_NEG_INFLATION, CoordinateGaussianD3) {
-  const double eps = 1;
-  const mech::snapped_gaussian_params p{std::sqrt(3.0), 3.0, 3, kClamp, 0};
-  const double delta = discrete_gaussian_delta_equal_shift(9.0L, 1, 3, eps);
-  const auto m = [p](const vec& x, philox_stream& s) { return mech::snapped_gaussian(s, x, p); };
-  const auto r = run_audit_per_pair<vec, vec>(
-      m, {tie_pair(3, 0, 1)}, [](const neighbour_pair<vec>&) { return sum_families(-30, 42); },
-      config(20704, eps, delta, kN));
-  print_report("SEC NEG snapped Gaussian d=3, delta of the uninflated shift", r);
-  EXPECT_TRUE(r.violation);
+  const double delta = discrete_gaussian_delta_equal_shift(9.0L, 1, 3, 1);
+  expect_flagged("SEC NEG snapped Gaussian d=3, delta of the uninflated shift",
+                 coarse_gaussian_d3(delta, 20704));
 }
 
 TEST(SEC_NEG_INFLATION, L2LaplaceD2) {
   // Δ2 = √2, g = 1, requested ε = 1 without inflation: t = ceil(√2) = 2; true ε = 2√2/2 = 1.41.
-  const double eps = 1;
-  const mech::snapped_vector_laplace_params p{std::sqrt(2.0), 2.0, 2, kClamp, 0};
-  const auto m = [p](const vec& x, philox_stream& s) {
-    return mech::snapped_vector_laplace(s, x, p);
-  };
-  const auto r = run_audit_per_pair<vec, vec>(
-      m, {tie_pair(2, 0, 1)}, [](const neighbour_pair<vec>& pr) { return l2_families(pr, 0); },
-      config(20705, eps, 0, kN));
-  print_report("SEC NEG lattice l2-Laplace d=2, inflation omitted", r);
-  EXPECT_TRUE(r.violation);
+  expect_flagged("SEC NEG lattice l2-Laplace d=2, inflation omitted",
+                 coarse_l2_laplace({std::sqrt(2.0), 2.0, 2, kClamp, 0}, 20705));
 }
 
 }  // namespace

@@ -19,24 +19,15 @@ namespace {
 
 using namespace dpref::audit;
 using namespace dpref::audit::secure_support;
-using dpref::philox_stream;
-using dpref::audit::test_support::print_report;
 namespace mech = dpref::mechanisms;
 namespace acc = dpref::accounting;
-
-const lowbits_layout kBits{-40, 8, 52};
 
 // 2^22 samples per side: the coarse-grid Laplace claim is tight, so ε_lb must come within 10%.
 TEST(SEC_AUDIT_SLOW, CoarseGridLaplaceTightToTenPercent) {
   const double eps = 1;
   const mech::snapped_laplace_params p{1.0, 2.0, 1, 64.0, 0};
-  const auto m = [p](const double& x, philox_stream& s) { return mech::snapped_laplace(s, x, p); };
-  const std::vector<neighbour_pair<double>> pairs{{"tie pair 0.5 vs 1.5", 0.5, 1.5}};
-  const auto r = run_audit<double, double>(m, pairs, scalar_families(-30.5, 31.5, 62, kBits),
-                                           config(29001, eps, 0, 1u << 22));
-  print_report("SEC slow: snapped Laplace coarse grid, 2^22", r);
-  EXPECT_FALSE(r.violation);
-  EXPECT_GE(r.eps_lb, 0.9 * eps);
+  const auto r = coarse_tie_audit(lattice_release<double>(p), 30, config(29001, eps, 0, 1u << 22));
+  expect_pass("SEC slow: snapped Laplace coarse grid, 2^22", r, 0.9 * eps);
 }
 
 // d = 20, fine grid, requested ε = 1, 2^17 samples per side (the lattice l2-Laplace at d = 20
@@ -45,19 +36,12 @@ TEST(SEC_AUDIT_SLOW, CoarseGridLaplaceTightToTenPercent) {
 TEST(SEC_AUDIT_SLOW, FineGridL2LaplaceD20) {
   const double sens = 1, eps = 1;
   const auto p = mech::snapped_vector_laplace_for(sens, eps, 20, 64.0);
-  const auto m = [p](const vec& x, philox_stream& s) {
-    return mech::snapped_vector_laplace(s, x, p);
-  };
   const int k = p.grid_exponent;
   const auto r = run_audit_per_pair<vec, vec>(
-      m, vector_pairs(20, sens),
-      [k](const neighbour_pair<vec>& pr) {
-        const vec c = lattice_centre(pr.first, k, 64.0), c2 = lattice_centre(pr.second, k, 64.0);
-        return vector_families({l2_ratio(c, c2)}, kBits, 0);
-      },
+      lattice_release<vec>(p), vector_pairs(20, sens),
+      [k](const neighbour_pair<vec>& pr) { return lattice_l2_families(pr, k, 64.0); },
       config(29002, eps, 0, 1u << 17));
-  print_report("SEC slow: lattice l2-Laplace d=20", r);
-  EXPECT_FALSE(r.violation);
+  expect_pass("SEC slow: lattice l2-Laplace d=20", r);
 }
 
 // requested (1, 1e-6), 2^21 samples: the fine-grid Gaussian at a realistic δ.
@@ -71,13 +55,10 @@ TEST(SEC_AUDIT_SLOW, FineGridGaussianDeltaOneMillionth) {
   const long double var = static_cast<long double>(v.num) / static_cast<long double>(v.den);
   const auto shift = static_cast<long long>(std::floor(std::ldexp(sens, -k))) + 1;
   ASSERT_LE(discrete_gaussian_delta_equal_shift(var, shift, 1, eps), delta * (1 + 1e-6));
-  const auto m = [p](const double& x, philox_stream& s) { return mech::snapped_gaussian(s, x, p); };
-  const auto r =
-      run_audit<double, double>(m, scalar_pairs(sens), scalar_families(-25, 26, 204, kBits),
-                                config(29003, eps, delta, 1u << 21));
-  print_report("SEC slow: snapped Gaussian (1, 1e-6), 2^21", r);
-  EXPECT_FALSE(r.violation);
-  EXPECT_GE(r.eps_lb, 0.5 * eps);
+  const auto r = run_audit<double, double>(lattice_release<double>(p), scalar_pairs(sens),
+                                           scalar_families(-25, 26, 204, kLowBits),
+                                           config(29003, eps, delta, 1u << 21));
+  expect_pass("SEC slow: snapped Gaussian (1, 1e-6), 2^21", r, 0.5 * eps);
 }
 
 }  // namespace

@@ -58,6 +58,26 @@ def setup(d, ccache_log, profile):
     (d / "profile.json").write_text(json.dumps(profile))
 
 
+def fresh_run(t, name, ccache_log, profile):
+    """A new run directory t/name, set up and run once: (exit code, output)."""
+    d = pathlib.Path(t) / name
+    d.mkdir()
+    setup(d, ccache_log, profile)
+    return run(d)
+
+
+def near(out, seconds):
+    return abs(estimate(out) - seconds) <= 1
+
+
+def estimated_run(t, name, what, ccache_log, profile, seconds):
+    """fresh_run; fails unless it exits 0 with the estimate `seconds` (+-1 s). Its output."""
+    rc, out = fresh_run(t, name, ccache_log, profile)
+    if rc != 0 or not near(out, seconds):
+        fail(f"{what}: expected exit 0 and {seconds} s, got {rc}:\n{out}")
+    return out
+
+
 # as ccache writes it: relative to the build tree (CCACHE_BASEDIR) or absolute
 root = script.resolve().parent.parent
 warm_log = ("# ../../src/a.cpp\ndirect_cache_hit\n"
@@ -70,35 +90,22 @@ profile = {"release": {"CMakeFiles/lib.dir/src/a.cpp.o": 300.0,
 with tempfile.TemporaryDirectory() as t:
     # 1. cold: every compilation measured; 0.5 + 0.4 + 100 + 10 = 110.9 s of work / 2 = 55.45 s
     #    > 30 s measured, so the build counts 55 s: 100 + 55.45 + 50 = 205.45 s
-    d = pathlib.Path(t) / "cold"
-    d.mkdir()
-    setup(d, None, profile)
-    rc, out = run(d)
-    if rc != 0 or abs(estimate(out) - 205) > 1:
-        fail(f"cold run: expected exit 0 and 205 s, got {rc}:\n{out}")
+    out = estimated_run(t, "cold", "cold run", None, profile, 205)
     if "ccache: off" not in out:
         fail(f"cold run: the hit rate line does not say ccache was off:\n{out}")
     print(f"ok: cold run estimate {estimate(out):.0f} s (by hand 205 s)")
 
     # 2. warm: a, b cached (300 + 200 from the profile), c cold 100 s, link 10 s: 610 / 2 = 305
-    d = pathlib.Path(t) / "warm"
-    d.mkdir()
-    setup(d, warm_log, profile)
-    rc, out = run(d)
-    if rc != 0 or abs(estimate(out) - 455) > 1:
-        fail(f"warm run: expected exit 0 and 455 s, got {rc}:\n{out}")
+    out = estimated_run(t, "warm", "warm run", warm_log, profile, 455)
     if "2 of 3 compilations from the cache (67 % hit rate)" not in out:
         fail(f"warm run: hit rate line missing:\n{out}")
     print(f"ok: warm run estimate {estimate(out):.0f} s (by hand 455 s), hit rate 2 of 3")
 
     # 3. unprofiled cached object: b unknown -> 90th percentile of {50,60,70,300} = 70 s;
     #    work 300 + 70 + 100 + 10 = 480 / 2 = 240; total 100 + 240 + 50 = 390 s
-    d = pathlib.Path(t) / "unknown"
-    d.mkdir()
     prof = {"release": {k: v for k, v in profile["release"].items() if "b.cpp" not in k}}
-    setup(d, warm_log, prof)
-    rc, out = run(d)
-    if rc != 0 or abs(estimate(out) - 390) > 1 or "90th percentile" not in out:
+    rc, out = fresh_run(t, "unknown", warm_log, prof)
+    if rc != 0 or not near(out, 390) or "90th percentile" not in out:
         fail(f"unprofiled object: expected 390 s at the 90th percentile, got {rc}:\n{out}")
     print(f"ok: unprofiled cached object counted at the 90th percentile: {estimate(out):.0f} s")
 

@@ -26,21 +26,25 @@ if(TARGET dpref_cli)
   # m of n without replacement) re-accounted by `dpref account` bit for bit, double and mp50
   set(ACCEL_CHECK /usr/bin/python3 ${PROJECT_SOURCE_DIR}/tests/cli/check_output.py)
   set(ACCEL_SMALL accel run --n 200 --d 3 --iterations 12)
+  # dpref_accel_roundtrip(<test> <alg> <batch: n or m> <precision> <run flags...>): the ledger of
+  # a small run of <alg> (full batch or m of n) re-accounted at <precision>
+  function(dpref_accel_roundtrip test alg batch prec)
+    set(batch_flags "")
+    if(NOT batch STREQUAL "n")
+      set(batch_flags --m ${batch})
+    endif()
+    add_test(NAME ${test}
+             COMMAND ${ACCEL_CHECK} --schema result --roundtrip $<TARGET_FILE:dpref_cli>
+                     --precision ${prec} --expect paper=accel --expect algorithm=${alg}
+                     -- $<TARGET_FILE:dpref_cli> ${ACCEL_SMALL} --algorithm ${alg}
+                     ${batch_flags} ${ARGN})
+    set_tests_properties(${test} PROPERTIES LABELS unit)
+  endfunction()
   foreach(prec double mp50)
     foreach(alg gd shb nag nag_opt masg masg_opt)
       foreach(batch n 50)
-        if(batch STREQUAL "n")
-          set(batch_flags "")
-        else()
-          set(batch_flags --m ${batch})
-        endif()
-        add_test(NAME ACC_LEDGER_ROUNDTRIP_accel_${alg}_m${batch}_${prec}
-                 COMMAND ${ACCEL_CHECK} --schema result --roundtrip $<TARGET_FILE:dpref_cli>
-                         --precision ${prec} --expect paper=accel --expect algorithm=${alg}
-                         -- $<TARGET_FILE:dpref_cli> ${ACCEL_SMALL} --algorithm ${alg}
-                         ${batch_flags} --precision ${prec})
-        set_tests_properties(ACC_LEDGER_ROUNDTRIP_accel_${alg}_m${batch}_${prec}
-                             PROPERTIES LABELS unit)
+        dpref_accel_roundtrip(ACC_LEDGER_ROUNDTRIP_accel_${alg}_m${batch}_${prec} ${alg} ${batch}
+                              ${prec} --precision ${prec})
       endforeach()
     endforeach()
     add_test(NAME ACCEL_JSON_nonprivate_${prec}
@@ -71,10 +75,7 @@ if(TARGET dpref_cli)
   set_tests_properties(PRIV_BOUNDS_accel_cli_secure PROPERTIES LABELS unit
                        PASS_REGULAR_EXPRESSION "\"constant\": \"clamp\",[\r\n ]*\"value\": 7(\\.0)?,[\r\n ]*\"enforcement\": \"clip\"")
   # HARD.CATALOGUE: every bad input of tests/cli/catalogue/accel.jsonl refused clearly
-  add_test(NAME HARD_CATALOGUE_accel
-           COMMAND /usr/bin/python3 ${PROJECT_SOURCE_DIR}/tests/cli/catalogue.py
-                   $<TARGET_FILE:dpref_cli> --only accel)
-  set_tests_properties(HARD_CATALOGUE_accel PROPERTIES LABELS unit TIMEOUT 900)
+  dpref_add_catalogue(accel unit 900)
 endif()
 # the run contract of the accel module (ACCEL.PARAMS, ACCEL.LEDGER, ACCEL.RUN, ACCEL.JSON)
 
@@ -96,18 +97,7 @@ if(TARGET dpref_cli)
   # the guarantee from the ledger bit for bit (every algorithm, full batch and m of n)
   foreach(alg gd nag_opt masg_opt)
     foreach(batch n 50)
-      if(batch STREQUAL "n")
-        set(batch_flags "")
-      else()
-        set(batch_flags --m ${batch})
-      endif()
-      add_test(NAME SEC_ACCEL_cli_roundtrip_${alg}_m${batch}
-               COMMAND /usr/bin/python3 ${PROJECT_SOURCE_DIR}/tests/cli/check_output.py
-                       --schema result --roundtrip $<TARGET_FILE:dpref_cli> --precision double
-                       --expect paper=accel --expect algorithm=${alg}
-                       -- $<TARGET_FILE:dpref_cli> accel run --n 200 --d 3 --iterations 12
-                       --algorithm ${alg} ${batch_flags} --secure)
-      set_tests_properties(SEC_ACCEL_cli_roundtrip_${alg}_m${batch} PROPERTIES LABELS unit)
+      dpref_accel_roundtrip(SEC_ACCEL_cli_roundtrip_${alg}_m${batch} ${alg} ${batch} double --secure)
     endforeach()
   endforeach()
   add_test(NAME SEC_ACCEL_cli_secure
@@ -118,14 +108,7 @@ if(TARGET dpref_cli)
            COMMAND dpref_cli accel run --n 100 --d 2 --iterations 3 --release secure)
   set_tests_properties(SEC_ACCEL_cli_release_secure PROPERTIES LABELS unit
                        PASS_REGULAR_EXPRESSION "\"noise\": \"secure\"")
-  add_test(NAME SEC_ACCEL_cli_both_flags_refused
-           COMMAND ${CMAKE_COMMAND} -E env sh -c "$<TARGET_FILE:dpref_cli> accel run --n 100 --d 2 --iterations 3 --secure --release idealised 2>&1; test $? -ne 0 && echo REFUSED")
-  set_tests_properties(SEC_ACCEL_cli_both_flags_refused PROPERTIES LABELS unit
-                       PASS_REGULAR_EXPRESSION "REFUSED")
-  add_test(NAME SEC_ACCEL_cli_mp50_refused
-           COMMAND ${CMAKE_COMMAND} -E env sh -c "$<TARGET_FILE:dpref_cli> accel run --n 100 --d 2 --iterations 3 --secure --precision mp50 2>&1; test $? -ne 0 && echo REFUSED")
-  set_tests_properties(SEC_ACCEL_cli_mp50_refused PROPERTIES LABELS unit
-                       PASS_REGULAR_EXPRESSION "release must be idealised at precision mp50 .the lattice release.*REFUSED")
+  dpref_add_secure_refusals(SEC_ACCEL accel run --n 100 --d 2 --iterations 3)
 endif()
 # Cost of secure mode for accel, dda and linesearch (SEC.ACCEL.COST, SEC.DDA.COST,
 # SEC.LINESEARCH.COST): `dpref reproduce` claims (reproduce.cmake; utility ratios) and

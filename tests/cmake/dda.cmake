@@ -34,10 +34,7 @@ if(TARGET dpref_cli)
                    --precision mp50 -- $<TARGET_FILE:dpref_cli> ${DDA_EXAMPLE} --precision mp50)
   set_tests_properties(ACC_LEDGER_ROUNDTRIP_dda_example_mp50 PROPERTIES LABELS unit)
   # the bad-input catalogue of `dpref dda run` (spec/hardening.md HARD.CATALOGUE)
-  add_test(NAME HARD_CATALOGUE_dda
-           COMMAND /usr/bin/python3 ${PROJECT_SOURCE_DIR}/tests/cli/catalogue.py
-                   $<TARGET_FILE:dpref_cli> --only dda)
-  set_tests_properties(HARD_CATALOGUE_dda PROPERTIES LABELS unit TIMEOUT 900)
+  dpref_add_catalogue(dda unit 900)
   # the study through dda::run on the synthetic data (a few seconds)
   add_test(NAME cli_dda_study_synthetic
            COMMAND dpref_cli dda study --datasets synthetic --eps 0.8 --edges 1 --epochs 0.2
@@ -73,12 +70,5 @@ if(TARGET dpref_cli)
                    --no-optimum)
   set_tests_properties(SEC_DDA_cli_secure PROPERTIES LABELS unit
                        PASS_REGULAR_EXPRESSION "\"noise\": \"secure\"")
-  add_test(NAME SEC_DDA_cli_both_flags_refused
-           COMMAND ${CMAKE_COMMAND} -E env sh -c "$<TARGET_FILE:dpref_cli> dda run --params ${PROJECT_SOURCE_DIR}/examples/dda.json --secure --release idealised 2>&1; test $? -ne 0 && echo REFUSED")
-  set_tests_properties(SEC_DDA_cli_both_flags_refused PROPERTIES LABELS unit
-                       PASS_REGULAR_EXPRESSION "REFUSED")
-  add_test(NAME SEC_DDA_cli_mp50_refused
-           COMMAND ${CMAKE_COMMAND} -E env sh -c "$<TARGET_FILE:dpref_cli> dda run --params ${PROJECT_SOURCE_DIR}/examples/dda.json --secure --precision mp50 2>&1; test $? -ne 0 && echo REFUSED")
-  set_tests_properties(SEC_DDA_cli_mp50_refused PROPERTIES LABELS unit
-                       PASS_REGULAR_EXPRESSION "release must be idealised at precision mp50 .the lattice release.*REFUSED")
+  dpref_add_secure_refusals(SEC_DDA dda run --params ${PROJECT_SOURCE_DIR}/examples/dda.json)
 endif()

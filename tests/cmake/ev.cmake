@@ -63,10 +63,7 @@ if(TARGET dpref_cli AND NOT DPREF_TSAN)
   set_tests_properties(EV_CLI_sensitivity PROPERTIES LABELS unit PASS_REGULAR_EXPRESSION
                        "\"tight\": 28.4478")
   # HARD.CATALOGUE: every bad input of tests/cli/catalogue/ev.jsonl refused clearly
-  add_test(NAME HARD_CATALOGUE_ev
-           COMMAND /usr/bin/python3 ${PROJECT_SOURCE_DIR}/tests/cli/catalogue.py ${EV_DPREF}
-                   --only ev)
-  set_tests_properties(HARD_CATALOGUE_ev PROPERTIES LABELS unit TIMEOUT 900)
+  dpref_add_catalogue(ev unit 900)
 endif()
 
 # ---- (was tests/cmake/secure_ev.cmake)

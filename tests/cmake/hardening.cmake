@@ -3,10 +3,7 @@
 # memory. One ctest per catalogue file (each paper adds tests/cli/catalogue/<paper>.jsonl).
 if(TARGET dpref_cli)
   foreach(part account sample audit cli studies)
-    add_test(NAME HARD_CATALOGUE_${part}
-             COMMAND /usr/bin/python3 ${PROJECT_SOURCE_DIR}/tests/cli/catalogue.py
-                     $<TARGET_FILE:dpref_cli> --only ${part})
-    set_tests_properties(HARD_CATALOGUE_${part} PROPERTIES LABELS unit TIMEOUT 900)
+    dpref_add_catalogue(${part} unit 900)
   endforeach()
   # HARD.SAMPLE: streamed `dpref sample` (layout and bounded memory)
   add_test(NAME HARD_SAMPLE_streamed
@@ -29,22 +26,20 @@ endif()
 # HARD.FUZZ in every build: each libFuzzer target's entry point replays its committed seed
 # corpus through tests/fuzz/replay_main.cpp (the fuzz preset runs the fuzzers themselves).
 if(NOT DPREF_FUZZ AND NOT DPREF_TSAN)
+  include(${PROJECT_SOURCE_DIR}/tests/fuzz/targets.cmake)  # dpref_fuzz_targets
   function(dpref_add_corpus_replay name source)
-    cmake_parse_arguments(ARG "" "" "DEFINES" ${ARGN})
+    cmake_parse_arguments(ARG "CLI" "" "DEFINES" ${ARGN})
     add_executable(replay_${name} ${PROJECT_SOURCE_DIR}/tests/fuzz/${source}
                                   ${PROJECT_SOURCE_DIR}/tests/fuzz/replay_main.cpp)
     target_link_libraries(replay_${name} PRIVATE dpref::dpref)
     dpref_set_warnings(replay_${name})
     target_compile_definitions(replay_${name} PRIVATE ${ARG_DEFINES})
+    if(ARG_CLI)
+      target_include_directories(replay_${name} PRIVATE ${PROJECT_SOURCE_DIR}/src/cli)
+    endif()
     add_test(NAME HARD_FUZZ_replay_${name}
              COMMAND replay_${name} ${PROJECT_SOURCE_DIR}/tests/fuzz/corpus/${name})
     set_tests_properties(HARD_FUZZ_replay_${name} PROPERTIES LABELS unit TIMEOUT 120)
   endfunction()
-  dpref_add_corpus_replay(json_ledger fuzz_json_ledger.cpp)
-  dpref_add_corpus_replay(csv fuzz_datasets.cpp DEFINES DPREF_FUZZ_READER=1)
-  dpref_add_corpus_replay(libsvm fuzz_datasets.cpp DEFINES DPREF_FUZZ_READER=2)
-  dpref_add_corpus_replay(idx fuzz_datasets.cpp DEFINES DPREF_FUZZ_READER=3)
-  dpref_add_corpus_replay(base_load fuzz_base_load.cpp)
-  dpref_add_corpus_replay(cli_args fuzz_cli_args.cpp)
-  target_include_directories(replay_cli_args PRIVATE ${PROJECT_SOURCE_DIR}/src/cli)
+  dpref_fuzz_targets(dpref_add_corpus_replay)
 endif()

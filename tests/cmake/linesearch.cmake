@@ -87,10 +87,7 @@ if(TARGET dpref_cli)
   set_tests_properties(LS_MLP_DATA_cli_missing_data PROPERTIES LABELS unit PASS_REGULAR_EXPRESSION
                        "--data-dir must hold the Fashion-MNIST IDX files")
   # The bad-input catalogue of the linesearch commands (spec/hardening.md HARD.CATALOGUE).
-  add_test(NAME HARD_CATALOGUE_linesearch
-           COMMAND /usr/bin/python3 ${PROJECT_SOURCE_DIR}/tests/cli/catalogue.py ${LS_DPREF}
-                   --only linesearch)
-  set_tests_properties(HARD_CATALOGUE_linesearch PROPERTIES LABELS unit TIMEOUT 1800)
+  dpref_add_catalogue(linesearch unit 1800)
   # The full study and the Fashion-MNIST run of spec/linesearch.md (hours; need
   # scripts/real_data.sh; label slow). The full study is over the default work bound
   # (folds × reps × cells = 24300 > 20000 runs, HARD.WORK), so it says --force.
@@ -127,12 +124,5 @@ if(TARGET dpref_cli)
                    --epsilon 1 --max-order 64 --secure)
   set_tests_properties(SEC_LINESEARCH_cli_secure PROPERTIES LABELS unit
                        PASS_REGULAR_EXPRESSION "\"noise\": \"secure\"")
-  add_test(NAME SEC_LINESEARCH_cli_both_flags_refused
-           COMMAND ${CMAKE_COMMAND} -E env sh -c "$<TARGET_FILE:dpref_cli> linesearch run --algorithm dpsgd --synthetic-n 500 --synthetic-d 2 --secure --release idealised 2>&1; test $? -ne 0 && echo REFUSED")
-  set_tests_properties(SEC_LINESEARCH_cli_both_flags_refused PROPERTIES LABELS unit
-                       PASS_REGULAR_EXPRESSION "REFUSED")
-  add_test(NAME SEC_LINESEARCH_cli_mp50_refused
-           COMMAND ${CMAKE_COMMAND} -E env sh -c "$<TARGET_FILE:dpref_cli> linesearch run --algorithm dpsgd --synthetic-n 500 --synthetic-d 2 --secure --precision mp50 2>&1; test $? -ne 0 && echo REFUSED")
-  set_tests_properties(SEC_LINESEARCH_cli_mp50_refused PROPERTIES LABELS unit
-                       PASS_REGULAR_EXPRESSION "release must be idealised at precision mp50 .the lattice release.*REFUSED")
+  dpref_add_secure_refusals(SEC_LINESEARCH linesearch run --algorithm dpsgd --synthetic-n 500 --synthetic-d 2)
 endif()

@@ -67,10 +67,7 @@ if(TARGET dpref_cli)
     endforeach()
   endforeach()
   # HARD.CATALOGUE: every bad input of tests/cli/catalogue/pwa.jsonl refused clearly
-  add_test(NAME HARD_CATALOGUE_pwa
-           COMMAND /usr/bin/python3 ${PROJECT_SOURCE_DIR}/tests/cli/catalogue.py
-                   $<TARGET_FILE:dpref_cli> --only pwa)
-  set_tests_properties(HARD_CATALOGUE_pwa PROPERTIES LABELS unit TIMEOUT 900)
+  dpref_add_catalogue(pwa unit 900)
 endif()
 
 # ---- (was tests/cmake/pwa_sampler.cmake)

@@ -14,21 +14,21 @@ if(TARGET dpref_cli)
   add_test(NAME REPRO_CMD_flags COMMAND ${DPREF_REPRO_CHECK} flags $<TARGET_FILE:dpref_cli>
                                         ${CMAKE_BINARY_DIR}/tests/repro_flags)
   set_tests_properties(REPRO_CMD_flags PROPERTIES LABELS cli TIMEOUT 300)
-  # checks of the quick report (one ctest per spec ID; check_reproduce.py MODE)
-  add_test(NAME REPRO_JSON_schema COMMAND ${DPREF_REPRO_CHECK} schema ${DPREF_REPRO_DIR})
-  add_test(NAME REPRO_VERDICT_rederive COMMAND ${DPREF_REPRO_CHECK} verdict ${DPREF_REPRO_DIR})
-  add_test(NAME REPRO_VERDICT_SIZE_rule COMMAND ${DPREF_REPRO_CHECK} size ${DPREF_REPRO_DIR})
-  add_test(NAME REPRO_ERRATA_rows COMMAND ${DPREF_REPRO_CHECK} errata ${DPREF_REPRO_DIR})
-  add_test(NAME REPRO_PERF_rows COMMAND ${DPREF_REPRO_CHECK} perf ${DPREF_REPRO_DIR})
-  add_test(NAME REPRO_HTML_selfcontained COMMAND ${DPREF_REPRO_CHECK} html ${DPREF_REPRO_DIR})
-  add_test(NAME REPRO_ACC_ABADI_claim COMMAND ${DPREF_REPRO_CHECK} abadi ${DPREF_REPRO_DIR})
-  add_test(NAME REPRO_ACC_EXACT_claim COMMAND ${DPREF_REPRO_CHECK} exact ${DPREF_REPRO_DIR})
-  add_test(NAME REPRO_LS_HINGE_claim COMMAND ${DPREF_REPRO_CHECK} hinge ${DPREF_REPRO_DIR})
-  set_tests_properties(REPRO_JSON_schema REPRO_VERDICT_rederive REPRO_VERDICT_SIZE_rule
-                       REPRO_ERRATA_rows REPRO_PERF_rows
-                       REPRO_HTML_selfcontained REPRO_ACC_ABADI_claim REPRO_ACC_EXACT_claim
-                       REPRO_LS_HINGE_claim
-                       PROPERTIES LABELS cli TIMEOUT 300 FIXTURES_REQUIRED repro_report)
+  # dpref_repro_report_check(<test> <MODE>): check_reproduce.py MODE on the quick report (one
+  # ctest per spec ID)
+  function(dpref_repro_report_check test mode)
+    add_test(NAME ${test} COMMAND ${DPREF_REPRO_CHECK} ${mode} ${DPREF_REPRO_DIR})
+    set_tests_properties(${test} PROPERTIES LABELS cli TIMEOUT 300 FIXTURES_REQUIRED repro_report)
+  endfunction()
+  dpref_repro_report_check(REPRO_JSON_schema schema)
+  dpref_repro_report_check(REPRO_VERDICT_rederive verdict)
+  dpref_repro_report_check(REPRO_VERDICT_SIZE_rule size)
+  dpref_repro_report_check(REPRO_ERRATA_rows errata)
+  dpref_repro_report_check(REPRO_PERF_rows perf)
+  dpref_repro_report_check(REPRO_HTML_selfcontained html)
+  dpref_repro_report_check(REPRO_ACC_ABADI_claim abadi)
+  dpref_repro_report_check(REPRO_ACC_EXACT_claim exact)
+  dpref_repro_report_check(REPRO_LS_HINGE_claim hinge)
   # REPRO.FULL.COMMITTED: the committed full-size report (reports/full, `dpref reproduce --full`)
   add_test(NAME REPRO_FULL_COMMITTED_report
            COMMAND ${DPREF_REPRO_CHECK} committed ${PROJECT_SOURCE_DIR}/reports/full
@@ -56,86 +56,60 @@ endif()
 # read its verdict in the quick report (label regression) or run it at the papers' size with
 # `dpref reproduce --full --claims` (label slow), and expect the verdict spec/reproduce.md records.
 if(TARGET dpref_cli)
-  add_test(NAME DDA_CLAIMS_IOTA_reproduced
-           COMMAND ${DPREF_REPRO_CHECK} expect ${DPREF_REPRO_DIR} DDA.CLAIMS.IOTA=reproduced)
-  add_test(NAME DDA_CLAIMS_EPS_reproduced
-           COMMAND ${DPREF_REPRO_CHECK} expect ${DPREF_REPRO_DIR} DDA.CLAIMS.EPS=reproduced)
-  add_test(NAME EV_STUDY_C_reproduced
-           COMMAND ${DPREF_REPRO_CHECK} expect ${DPREF_REPRO_DIR} EV.STUDY.C=reproduced)
-  add_test(NAME EV_STUDY_K_reproduced
-           COMMAND ${DPREF_REPRO_CHECK} expect ${DPREF_REPRO_DIR} EV.STUDY.K=reproduced)
-  add_test(NAME EV_STUDY_EPS_reproduced
-           COMMAND ${DPREF_REPRO_CHECK} expect ${DPREF_REPRO_DIR} EV.STUDY.EPS=reproduced)
-  add_test(NAME LS_CLAIM_HEADLINE_inconclusive
-           COMMAND ${DPREF_REPRO_CHECK} expect ${DPREF_REPRO_DIR} LS.CLAIM.HEADLINE=inconclusive)
-  add_test(NAME LS_CLAIM_BUDGET_reproduced
-           COMMAND ${DPREF_REPRO_CHECK} expect ${DPREF_REPRO_DIR} LS.CLAIM.BUDGET=reproduced)
-  add_test(NAME ACCEL_CLAIMS_reproduced
-           COMMAND ${DPREF_REPRO_CHECK} expect ${DPREF_REPRO_DIR} ACCEL.CLAIMS=reproduced)
-  add_test(NAME SEC_ACCEL_COST_reproduced
-           COMMAND ${DPREF_REPRO_CHECK} expect ${DPREF_REPRO_DIR} SEC.ACCEL.COST=reproduced)
-  add_test(NAME SEC_DDA_COST_reproduced
-           COMMAND ${DPREF_REPRO_CHECK} expect ${DPREF_REPRO_DIR} SEC.DDA.COST=reproduced)
-  add_test(NAME SEC_LINESEARCH_COST_reproduced
-           COMMAND ${DPREF_REPRO_CHECK} expect ${DPREF_REPRO_DIR} SEC.LINESEARCH.COST=reproduced)
-  add_test(NAME PWA_REGRESSION_LOWEST_reproduced
-           COMMAND ${DPREF_REPRO_CHECK} expect ${DPREF_REPRO_DIR} PWA.REGRESSION.LOWEST=reproduced)
-  add_test(NAME PWA_REGRESSION_PIECES_reproduced
-           COMMAND ${DPREF_REPRO_CHECK} expect ${DPREF_REPRO_DIR} PWA.REGRESSION.PIECES=reproduced)
-  set_tests_properties(DDA_CLAIMS_IOTA_reproduced DDA_CLAIMS_EPS_reproduced
-                       EV_STUDY_C_reproduced EV_STUDY_K_reproduced EV_STUDY_EPS_reproduced
-                       LS_CLAIM_HEADLINE_inconclusive LS_CLAIM_BUDGET_reproduced
-                       ACCEL_CLAIMS_reproduced PWA_REGRESSION_LOWEST_reproduced
-                       PWA_REGRESSION_PIECES_reproduced SEC_ACCEL_COST_reproduced
-                       SEC_DDA_COST_reproduced SEC_LINESEARCH_COST_reproduced
-                       PROPERTIES LABELS regression TIMEOUT 120 FIXTURES_REQUIRED repro_report)
+  # dpref_repro_expect(<CLAIM.ID>=<verdict>): ctest CLAIM_ID_verdict reads the claim's verdict in
+  # the quick report (scripts/check_spec_ids reads the ID from the call)
+  function(dpref_repro_expect expect)
+    string(REGEX REPLACE "[.=]" "_" test ${expect})
+    add_test(NAME ${test} COMMAND ${DPREF_REPRO_CHECK} expect ${DPREF_REPRO_DIR} ${expect})
+    set_tests_properties(${test} PROPERTIES LABELS regression TIMEOUT 120
+                         FIXTURES_REQUIRED repro_report)
+  endfunction()
+  dpref_repro_expect(DDA.CLAIMS.IOTA=reproduced)
+  dpref_repro_expect(DDA.CLAIMS.EPS=reproduced)
+  dpref_repro_expect(EV.STUDY.C=reproduced)
+  dpref_repro_expect(EV.STUDY.K=reproduced)
+  dpref_repro_expect(EV.STUDY.EPS=reproduced)
+  dpref_repro_expect(LS.CLAIM.HEADLINE=inconclusive)
+  dpref_repro_expect(LS.CLAIM.BUDGET=reproduced)
+  dpref_repro_expect(ACCEL.CLAIMS=reproduced)
+  dpref_repro_expect(SEC.ACCEL.COST=reproduced)
+  dpref_repro_expect(SEC.DDA.COST=reproduced)
+  dpref_repro_expect(SEC.LINESEARCH.COST=reproduced)
+  dpref_repro_expect(PWA.REGRESSION.LOWEST=reproduced)
+  dpref_repro_expect(PWA.REGRESSION.PIECES=reproduced)
+  # dpref_repro_run(<test> <dir> <quick|full> <CLAIM=verdict...>): `dpref reproduce` of those
+  # claims into tests/<dir>, expecting each verdict (check_reproduce.py run-expect)
+  function(dpref_repro_run test dir size)
+    add_test(NAME ${test} COMMAND ${DPREF_REPRO_CHECK} run-expect $<TARGET_FILE:dpref_cli>
+                                  ${CMAKE_BINARY_DIR}/tests/${dir} ${size} ${ARGN})
+  endfunction()
   # the papers' sizes (hours on 2 cores; not in CI): ctest -L slow -R _full
-  add_test(NAME ACCEL_CLAIMS_FULL_reproduced
-           COMMAND ${DPREF_REPRO_CHECK} run-expect $<TARGET_FILE:dpref_cli>
-                   ${CMAKE_BINARY_DIR}/tests/repro_accel_full full ACCEL.CLAIMS=reproduced)
-  add_test(NAME EV_STUDY_FULL_claims
-           COMMAND ${DPREF_REPRO_CHECK} run-expect $<TARGET_FILE:dpref_cli>
-                   ${CMAKE_BINARY_DIR}/tests/repro_ev_full full EV.STUDY.C=reproduced
-                   EV.STUDY.K=reproduced EV.STUDY.EPS=reproduced)
-  add_test(NAME LS_CLAIM_BUDGET_full
-           COMMAND ${DPREF_REPRO_CHECK} run-expect $<TARGET_FILE:dpref_cli>
-                   ${CMAKE_BINARY_DIR}/tests/repro_ls_full full LS.CLAIM.BUDGET=reproduced)
-  add_test(NAME SEC_ACCEL_COST_full
-           COMMAND ${DPREF_REPRO_CHECK} run-expect $<TARGET_FILE:dpref_cli>
-                   ${CMAKE_BINARY_DIR}/tests/repro_sec_accel_full full SEC.ACCEL.COST=reproduced)
-  add_test(NAME SEC_DDA_COST_full
-           COMMAND ${DPREF_REPRO_CHECK} run-expect $<TARGET_FILE:dpref_cli>
-                   ${CMAKE_BINARY_DIR}/tests/repro_sec_dda_full full SEC.DDA.COST=reproduced)
-  add_test(NAME SEC_LINESEARCH_COST_full
-           COMMAND ${DPREF_REPRO_CHECK} run-expect $<TARGET_FILE:dpref_cli>
-                   ${CMAKE_BINARY_DIR}/tests/repro_sec_ls_full full SEC.LINESEARCH.COST=reproduced)
+  dpref_repro_run(ACCEL_CLAIMS_FULL_reproduced repro_accel_full full ACCEL.CLAIMS=reproduced)
+  dpref_repro_run(EV_STUDY_FULL_claims repro_ev_full full EV.STUDY.C=reproduced
+                  EV.STUDY.K=reproduced EV.STUDY.EPS=reproduced)
+  dpref_repro_run(LS_CLAIM_BUDGET_full repro_ls_full full LS.CLAIM.BUDGET=reproduced)
+  dpref_repro_run(SEC_ACCEL_COST_full repro_sec_accel_full full SEC.ACCEL.COST=reproduced)
+  dpref_repro_run(SEC_DDA_COST_full repro_sec_dda_full full SEC.DDA.COST=reproduced)
+  dpref_repro_run(SEC_LINESEARCH_COST_full repro_sec_ls_full full SEC.LINESEARCH.COST=reproduced)
   set_tests_properties(ACCEL_CLAIMS_FULL_reproduced EV_STUDY_FULL_claims LS_CLAIM_BUDGET_full
                        SEC_ACCEL_COST_full SEC_DDA_COST_full SEC_LINESEARCH_COST_full
                        PROPERTIES LABELS slow TIMEOUT 21600)
   # --claims runs exactly the listed claims (the refusals are in the bad-input catalogue)
-  add_test(NAME REPRO_CMD_CLAIMS_subset
-           COMMAND ${DPREF_REPRO_CHECK} run-expect $<TARGET_FILE:dpref_cli>
-                   ${CMAKE_BINARY_DIR}/tests/repro_claims_subset quick DDA-E1=contradicted
-                   REPRO.ACC.EXACT=reproduced)
+  dpref_repro_run(REPRO_CMD_CLAIMS_subset repro_claims_subset quick DDA-E1=contradicted
+                  REPRO.ACC.EXACT=reproduced)
   set_tests_properties(REPRO_CMD_CLAIMS_subset PROPERTIES LABELS cli TIMEOUT 120)
   # a claim another claim's experiment decides (LS.CLAIM.BUDGET, decided by LS.CLAIM.HEADLINE's
   # runs) is selectable and reported alone
-  add_test(NAME REPRO_CMD_CLAIMS_secondary
-           COMMAND ${DPREF_REPRO_CHECK} run-expect $<TARGET_FILE:dpref_cli>
-                   ${CMAKE_BINARY_DIR}/tests/repro_claims_secondary quick LS.CLAIM.BUDGET=reproduced)
+  dpref_repro_run(REPRO_CMD_CLAIMS_secondary repro_claims_secondary quick
+                  LS.CLAIM.BUDGET=reproduced)
   set_tests_properties(REPRO_CMD_CLAIMS_secondary PROPERTIES LABELS cli TIMEOUT 300)
   # REPRO.RESUME: --resume reuses the jobs of DIR/progress.json and refuses another build's
   add_test(NAME REPRO_RESUME_check
            COMMAND /usr/bin/python3 ${PROJECT_SOURCE_DIR}/tests/reproduce/check_resume.py
                    $<TARGET_FILE:dpref_cli> ${CMAKE_BINARY_DIR}/tests/repro_resume)
   set_tests_properties(REPRO_RESUME_check PROPERTIES LABELS cli TIMEOUT 600)
-endif()
-# the bad-input catalogue of the command (spec/hardening.md HARD.CATALOGUE)
-if(TARGET dpref_cli)
-  add_test(NAME HARD_CATALOGUE_reproduce
-           COMMAND /usr/bin/python3 ${PROJECT_SOURCE_DIR}/tests/cli/catalogue.py
-                   $<TARGET_FILE:dpref_cli> --only reproduce)
-  set_tests_properties(HARD_CATALOGUE_reproduce PROPERTIES LABELS cli TIMEOUT 300)
+  # the bad-input catalogue of the command (spec/hardening.md HARD.CATALOGUE)
+  dpref_add_catalogue(reproduce cli 300)
 endif()
 # REPRO.RULE: the claims' decision-rule evaluator (the one in the CLI), and the scan that every
 # claim is decided by its rule only (REPRO.RULE.ONCE; source scan, no report needed).

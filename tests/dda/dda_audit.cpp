@@ -36,7 +36,7 @@ namespace net = dpref::network;
 namespace pr = dpref::problems;
 namespace dda = dpref::dda;
 namespace acc = dpref::accounting;
-using dpref::audit::test_support::print_report;
+using namespace dpref::audit::test_support;
 
 constexpr int kNodes = 10;
 constexpr double kSigma = 3, kDelta = 1e-3;
@@ -84,17 +84,6 @@ std::vector<event_family<Eigen::VectorXd>> families() {
                                                     value, -12, 12, 96)};
 }
 
-audit_config config(std::uint64_t seed, double eps) {
-  audit_config c;
-  c.seed = seed;
-  c.search_samples = c.test_samples = 1u << 20;
-  c.alpha = 1e-6;
-  c.epsilon = eps;
-  c.delta = kDelta;
-  c.threads = 0;
-  return c;
-}
-
 dda::privacy_setup<double> round_setup(bool hidden) {
   dda::privacy_setup<double> s;
   s.lipschitz = 1;
@@ -107,23 +96,23 @@ dda::privacy_setup<double> round_setup(bool hidden) {
   return s;
 }
 
+/// The audit of one round on node 0's pair, claiming (eps, kDelta).
+audit_report round_audit(double eps, std::uint64_t seed) {
+  const std::vector<neighbour_pair<int>> pairs{{"node 0: {-1,-1} vs {-1,+1}", 0, 1}};
+  return run_audit<int, Eigen::VectorXd>(one_round{}, pairs, families(),
+                                         make_config(seed, 1u << 20, eps, kDelta));
+}
+
 TEST(DDA_AUDIT_ROUND, CalibrationCPerRoundGuaranteePasses) {
   const auto g = dda::ledger_guarantee(round_setup(false), kSigma);
-  const std::vector<neighbour_pair<int>> pairs{{"node 0: {-1,-1} vs {-1,+1}", 0, 1}};
-  const auto r =
-      run_audit<int, Eigen::VectorXd>(one_round{}, pairs, families(), config(801, g.eps));
-  print_report("DP-DDA one round, calibration (c) per-round claim", r);
-  EXPECT_FALSE(r.violation);
-  EXPECT_GE(r.eps_lb, 0.5);  // power: the round is far from ε = 0
+  // power: the round is far from ε = 0
+  expect_pass("DP-DDA one round, calibration (c) per-round claim", round_audit(g.eps, 801), 0.5);
 }
 
 TEST(DDA_AUDIT_NEG_HIDDEN, IotaOverQClaimIsFlaggedWhenTheActiveSetIsObservable) {
   const auto g = dda::ledger_guarantee(round_setup(true), kSigma);  // ι/q amplification
-  const std::vector<neighbour_pair<int>> pairs{{"node 0: {-1,-1} vs {-1,+1}", 0, 1}};
-  const auto r =
-      run_audit<int, Eigen::VectorXd>(one_round{}, pairs, families(), config(802, g.eps));
-  print_report("NEG DP-DDA one round claiming iota/q (active set observable)", r);
-  EXPECT_TRUE(r.violation);
+  expect_flagged("NEG DP-DDA one round claiming iota/q (active set observable)",
+                 round_audit(g.eps, 802));
 }
 
 }  // namespace

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "dpref/dda/run.hpp"
+#include "support/dda_data.hpp"
 #include "support/gof.hpp"
 
 namespace dpref {
@@ -34,12 +35,7 @@ dda::problem<double> zero_problem() {
 }
 
 dda::network both_active() {
-  dda::network net;
-  net.graph = dda::graph_kind::complete;
-  net.nodes = 2;
-  net.activation = dda::activation_mode::nodes;
-  net.per_step = 2;  // ι = 1
-  return net;
+  return test::dda_complete_network(2, dda::activation_mode::nodes, 2);  // ι = 1
 }
 
 dda::params<double> one_round(double lipschitz, bool fast) {

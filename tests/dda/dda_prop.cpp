@@ -6,8 +6,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <optional>
+#include <utility>
 #include <vector>
 
 #include "dpref/dda/bounds.hpp"
@@ -16,16 +18,12 @@
 #include "dpref/dda/run.hpp"
 #include "dpref/network/gossip.hpp"
 #include "dpref/random/gaussian.hpp"
+#include "support/dda_data.hpp"
 #include "support/generators.hpp"
 
 namespace {
 
-using dpref::matrix;
-using dpref::philox_stream;
-using dpref::vector;
-namespace net = dpref::network;
-namespace pr = dpref::problems;
-namespace dda = dpref::dda;
+using namespace dpref::test::dda_names;
 using dpref::test::real_in;
 
 // ------------------------------------------------------------------ argmin (6) optimality
@@ -93,23 +91,6 @@ RC_GTEST_PROP(DDA_NET_BETA_RANDOM, ClosedFormMatchesEnumeration, ()) {
 
 // ----------------------------------------------------------------- rates and bounds (statistical)
 
-struct instance {
-  matrix<double> X;
-  vector<double> y;
-};
-
-instance make_instance(long long N, int d, std::uint64_t seed) {
-  philox_stream st(seed, 77);
-  instance in{matrix<double>(d, N), vector<double>(N)};
-  for (long long j = 0; j < N; ++j) {
-    in.y[j] = (j % 2 == 0) ? 1.0 : -1.0;
-    for (int k = 0; k < d; ++k)
-      in.X(k, j) = in.y[j] * 0.6 / std::sqrt(double(d)) + dpref::gaussian<double>(st, 0.5);
-  }
-  dda::clip_columns_to_unit_norm<double>(in.X);
-  return in;
-}
-
 /// Least-squares slope of log v against log t.
 double fit_slope(const std::vector<double>& t, const std::vector<double>& v) {
   double mx = 0, my = 0;
@@ -169,38 +150,68 @@ slope_ci run_slopes(const dda::problem<double>& prob, const net::gossip_sampler<
           (R >= 60 ? 3.232 : (R >= 30 ? 3.396 : 4.297)) * std::sqrt(var)};  // t_0.999: 59/29/9 dof
 }
 
+/// A rate case on 10 nodes: the instance of `seed` (N = 200, d = 4) under ℓ2(μ), its optimum
+/// (stream (7, opt_id), tolerance 1e-13) and one-edge gossip on the complete graph.
+struct rate_case {
+  matrix<double> X;
+  vector<double> y;
+  dda::problem<double> prob;
+  dda::optimum_bracket<double> opt;
+  net::gossip_sampler<double> smp;
+};
+
+rate_case make_rate_case(std::uint64_t seed, double mu, std::uint64_t opt_id) {
+  auto [X, y] = dpref::test::dda_two_classes<double>(200, 4, 0.6, 0.5, seed);
+  dda::problem<double> prob(X, y, 10, pr::regularizer<double>::l2(mu));
+  philox_stream s0(7, opt_id);
+  auto opt = dda::solve_optimum(prob, 1e-13, 4000, s0);
+  return {std::move(X), std::move(y), std::move(prob), std::move(opt),
+          net::gossip_sampler<double>(net::complete_graph(10), net::activation::edges, 1)};
+}
+
+dda::algorithm_params<double> rate_params(long long iterations, dda::weight_schedule a,
+                                          dda::gamma_schedule g, long long trace_every) {
+  dda::algorithm_params<double> p;
+  p.iterations = iterations;
+  p.a = a;
+  p.g = g;
+  p.trace_every = trace_every;
+  return p;
+}
+
+/// Negative control of a rate: 10 runs of (6) without its factor ι (h = ℓ2(μ/ι) weighted by A_t
+/// instead of ιA_t), which converges to the minimiser of ιf + h, not x*; prints the slope.
+template <class Metric>
+slope_ci no_iota_slopes(const rate_case& rc, double mu_over_iota,
+                        const dda::algorithm_params<double>& p, const Metric& metric,
+                        const char* corollary) {
+  const dda::problem<double> noiota(rc.X, rc.y, 10, pr::regularizer<double>::l2(mu_over_iota));
+  const auto nc = run_slopes(noiota, rc.smp, p, 10, metric);
+  std::printf("[dda] NEG Corollary %s without iota in (6): slope %.3f +- %.3f\n", corollary,
+              nc.mean, nc.half);
+  return nc;
+}
+
 // Corollary 3.2 (σ = 0, a_t = t, γ_t = 0, μ > 0): (1/n)Σ‖x̃_i^(t) − x*‖² = O(1/t). The fitted
 // log-log slope over t ∈ [T/64, T] (60 runs, jackknife 99.8% t-interval, false alarm <= 0.2% if the
 // rate is exactly within the tolerance) must lie in [−1.25, −0.75]. Negative control: (6)
 // without its factor ι converges to another point; its slope is near 0 and fails the check.
 TEST(DDA_COR32_RATE, StronglyConvexSlopeIsMinusOne) {
-  const auto in = make_instance(200, 4, 31);
-  const dda::problem<double> prob(in.X, in.y, 10, pr::regularizer<double>::l2(0.2));
-  philox_stream s0(7, 7);
-  const auto opt = dda::solve_optimum(prob, 1e-13, 4000, s0);
-  ASSERT_LE(opt.upper - opt.lower, 1e-10);
-  const net::gossip_sampler<double> smp(net::complete_graph(10), net::activation::edges, 1);
-  dda::algorithm_params<double> p;
-  p.iterations = 8000;
-  p.a = dda::weight_schedule::linear;
-  p.g = dda::gamma_schedule::zero;
-  p.trace_every = 125;
+  const auto rc = make_rate_case(31, 0.2, 7);
+  ASSERT_LE(rc.opt.upper - rc.opt.lower, 1e-10);
+  auto p = rate_params(8000, dda::weight_schedule::linear, dda::gamma_schedule::zero, 125);
   p.trace_nodes = true;
   auto err = [&](const dda::snapshot<double>& s) {
     double e = 0;
-    for (int i = 0; i < 10; ++i) e += (s.x_tilde.col(i) - opt.x).squaredNorm() / 10;
+    for (int i = 0; i < 10; ++i) e += (s.x_tilde.col(i) - rc.opt.x).squaredNorm() / 10;
     return e;
   };
-  const auto ci = run_slopes(prob, smp, p, 60, err);
+  const auto ci = run_slopes(rc.prob, rc.smp, p, 60, err);
   std::printf("[dda] Corollary 3.2 slope %.3f +- %.3f (expected -1)\n", ci.mean, ci.half);
   EXPECT_GE(ci.mean - ci.half, -1.25);
   EXPECT_LE(ci.mean + ci.half, -0.75);
-  // negative control: (6) without the factor ι (h weighted by A_t instead of ιA_t) converges
-  // to the minimiser of ιf + h, not x*: the error plateaus
-  const dda::problem<double> noiota(in.X, in.y, 10, pr::regularizer<double>::l2(0.2 / 0.2));
-  const auto nc = run_slopes(noiota, smp, p, 10, err);
-  std::printf("[dda] NEG Corollary 3.2 without iota in (6): slope %.3f +- %.3f\n", nc.mean,
-              nc.half);
+  // negative control: without ι the error plateaus
+  const auto nc = no_iota_slopes(rc, 0.2 / 0.2, p, err, "3.2");
   EXPECT_FALSE(nc.mean - nc.half >= -1.25 && nc.mean + nc.half <= -0.75);
 }
 
@@ -209,26 +220,17 @@ TEST(DDA_COR32_RATE, StronglyConvexSlopeIsMinusOne) {
 // over 30 runs) and the fitted value is reported. Negative control: (6) without its factor ι
 // converges to another point (slope ≈ 0) and fails the same check.
 TEST(DDA_COR34_RATE, GeneralConvexSlopeAtMostMinusHalf) {
-  const auto in = make_instance(200, 4, 32);
-  const dda::problem<double> prob(in.X, in.y, 10, pr::regularizer<double>::l2(0.05));
-  philox_stream s0(7, 8);
-  const auto opt = dda::solve_optimum(prob, 1e-13, 4000, s0);
-  ASSERT_LE(opt.upper - opt.lower, 1e-10);
-  const net::gossip_sampler<double> smp(net::complete_graph(10), net::activation::edges, 1);
-  dda::algorithm_params<double> p;
-  p.iterations = 8000;
-  p.a = dda::weight_schedule::constant;
-  p.g = dda::gamma_schedule::sqrt_t;
+  const auto rc = make_rate_case(32, 0.05, 8);
+  ASSERT_LE(rc.opt.upper - rc.opt.lower, 1e-10);
+  auto p = rate_params(8000, dda::weight_schedule::constant, dda::gamma_schedule::sqrt_t, 125);
   p.gamma = 0.5;
-  p.trace_every = 125;
-  auto gap = [&](const dda::snapshot<double>& s) { return prob.objective(s.y_tilde) - opt.lower; };
-  const auto ci = run_slopes(prob, smp, p, 30, gap);
+  auto gap = [&](const dda::snapshot<double>& s) {
+    return rc.prob.objective(s.y_tilde) - rc.opt.lower;
+  };
+  const auto ci = run_slopes(rc.prob, rc.smp, p, 30, gap);
   std::printf("[dda] Corollary 3.4 slope %.3f +- %.3f (bound: -0.5)\n", ci.mean, ci.half);
   EXPECT_LE(ci.mean + ci.half, -0.4);
-  const dda::problem<double> noiota(in.X, in.y, 10, pr::regularizer<double>::l2(0.05 / 0.2));
-  const auto nc = run_slopes(noiota, smp, p, 10, gap);
-  std::printf("[dda] NEG Corollary 3.4 without iota in (6): slope %.3f +- %.3f\n", nc.mean,
-              nc.half);
+  const auto nc = no_iota_slopes(rc, 0.05 / 0.2, p, gap, "3.4");
   EXPECT_GT(nc.mean + nc.half, -0.4);
 }
 
@@ -237,24 +239,18 @@ TEST(DDA_COR34_RATE, GeneralConvexSlopeAtMostMinusHalf) {
 // check has essentially no false alarms; fixed seeds). Negative control: the first term of (9)
 // alone, γ_t d(x*)/(ιA_t), is violated by the same statistic (the Σ term is needed).
 TEST(DDA_THM2, EmpiricalMeanBelowTheorem2AndLemma45) {
-  const auto in = make_instance(200, 4, 33);
   const double mu = 0.2;
-  const dda::problem<double> prob(in.X, in.y, 10, pr::regularizer<double>::l2(mu));
-  philox_stream s0(7, 10);
-  const auto opt = dda::solve_optimum(prob, 1e-13, 4000, s0);
-  const net::gossip_sampler<double> smp(net::complete_graph(10), net::activation::edges, 1);
-  dda::algorithm_params<double> p;
-  p.iterations = 4000;
-  p.a = dda::weight_schedule::linear;
-  p.g = dda::gamma_schedule::constant;
+  const auto rc = make_rate_case(33, mu, 10);
+  const auto& prob = rc.prob;
+  const auto& opt = rc.opt;
+  auto p = rate_params(4000, dda::weight_schedule::linear, dda::gamma_schedule::constant, 500);
   p.gamma = 1;
   p.sigma = 0.3;
-  p.trace_every = 500;
   const int R = 20;
   const std::size_t K = 8;
   std::vector<double> sum(K, 0), sum2(K, 0), cons(K, 0), cons2(K, 0);
   for (int r = 0; r < R; ++r) {
-    const auto res = dda::run_dp_dda(prob, smp, p, philox_stream(2000 + r, 5));
+    const auto res = dda::run_dp_dda(prob, rc.smp, p, philox_stream(2000 + r, 5));
     ASSERT_EQ(res.trace.size(), K);
     for (std::size_t k = 0; k < K; ++k) {
       const double g = prob.objective(res.trace[k].y_tilde) - opt.lower;

@@ -14,6 +14,7 @@
 #include "dpref/accounting/ledger_json.hpp"
 #include "dpref/dda/json.hpp"
 #include "dpref/io/json.hpp"
+#include "support/dda_data.hpp"
 #include "support/messages.hpp"
 
 namespace dpref {
@@ -23,28 +24,12 @@ using dpref::test::message_of;
 
 /// n = 10 nodes, q = 40 records per node, d = 5, records of norm <= `scale` (<= 1).
 dda::problem<double> small_problem(double scale = 1.0, int nodes = 10) {
-  auto data = dda::synthetic_data(400, 5, 7);
-  data.X *= scale;
-  return dda::problem<double>(data.X, data.y, nodes, problems::regularizer<double>::l2(1e-3));
+  return test::dda_synthetic_problem(400, 5, 7, nodes, scale);
 }
 
-dda::params<double> small_params() {
-  dda::params<double> p;
-  p.iterations = 300;
-  p.epsilon = 0.8;
-  p.delta = 1e-5;
-  p.gamma = 1;
-  return p;
-}
+dda::params<double> small_params() { return test::dda_base_params(300); }
 
-dda::network complete_edges(int n = 10) {
-  dda::network net;
-  net.graph = dda::graph_kind::complete;
-  net.nodes = n;
-  net.activation = dda::activation_mode::edges;
-  net.per_step = 1;
-  return net;
-}
+dda::network complete_edges(int n = 10) { return test::dda_complete_network(n); }
 
 const accounting::gaussian_mechanism<double>& gaussian_of(const accounting::event<double>& e) {
   return std::get<accounting::gaussian_mechanism<double>>(e.what);

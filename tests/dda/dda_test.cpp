@@ -18,33 +18,14 @@
 #include "dpref/network/graph.hpp"
 #include "dpref/problems/regularizers.hpp"
 #include "dpref/random/gaussian.hpp"
+#include "support/dda_data.hpp"
 
 namespace {
 
-using dpref::matrix;
+using namespace dpref::test::dda_names;
 using dpref::mp50;
-using dpref::philox_stream;
-using dpref::vector;
-namespace net = dpref::network;
-namespace pr = dpref::problems;
-namespace dda = dpref::dda;
 namespace acc = dpref::accounting;
-
-/// Two Gaussian classes y·mean + N(0, s²I) in dimension d, records clipped to norm 1.
-template <class Real>
-std::pair<matrix<Real>, vector<Real>> synthetic(long long N, int d, double sep, double s,
-                                                std::uint64_t seed) {
-  philox_stream st(seed, 77);
-  matrix<Real> X(d, N);
-  vector<Real> y(N);
-  for (long long j = 0; j < N; ++j) {
-    y[j] = (j % 2 == 0) ? Real(1) : Real(-1);
-    for (int k = 0; k < d; ++k)
-      X(k, j) = y[j] * Real(sep / std::sqrt(double(d))) + dpref::gaussian<Real>(st, Real(s));
-  }
-  dda::clip_columns_to_unit_norm<Real>(X);
-  return {X, y};
-}
+using dpref::test::dda_two_classes;
 
 // ------------------------------------------------------------------------------- networks
 
@@ -176,7 +157,7 @@ TEST(DDA_REG, ClosedFormsAndErrors) {
 // ---------------------------------------------------------------------------- algorithms
 
 TEST(DDA_ALG1_EQUALS_DDA, SigmaZeroIotaOneIsConventionalDDAExactly) {
-  auto [X, y] = synthetic<double>(120, 5, 1.0, 0.5, 11);
+  auto [X, y] = dda_two_classes<double>(120, 5, 1.0, 0.5, 11);
   const dda::problem<double> prob(X, y, 6, pr::regularizer<double>::l1(0.01));
   const auto g = net::ring_graph(6);
   dda::algorithm_params<double> p;
@@ -198,7 +179,7 @@ TEST(DDA_ALG1_EQUALS_DDA, SigmaZeroIotaOneIsConventionalDDAExactly) {
 }
 
 TEST(DDA_THREADS, BitIdenticalForOneAndTwoThreads) {
-  auto [X, y] = synthetic<double>(400, 8, 1.0, 0.5, 12);
+  auto [X, y] = dda_two_classes<double>(400, 8, 1.0, 0.5, 12);
   const dda::problem<double> prob(X, y, 40, pr::regularizer<double>::l2(0.01));
   const net::gossip_sampler<double> smp(net::complete_graph(40), net::activation::nodes, 20);
   dda::algorithm_params<double> p;
@@ -222,7 +203,7 @@ TEST(DDA_THREADS, BitIdenticalForOneAndTwoThreads) {
 // of the 50-digit noise of the same draw) follows the same path: x̄ agrees to 1e-9, and the
 // mp50 result is not the widened double one (nothing ran in double).
 TEST(DDA_ALG1, Mp50RunAgreesWithDouble) {
-  auto [X, y] = synthetic<double>(40, 3, 1.0, 0.5, 16);
+  auto [X, y] = dda_two_classes<double>(40, 3, 1.0, 0.5, 16);
   const dda::problem<double> pd(X, y, 4, pr::regularizer<double>::l2(0.1));
   const dda::problem<mp50> pm(X.cast<mp50>(), y.cast<mp50>(), 4,
                               pr::regularizer<mp50>::l2(mp50(1) / 10));
@@ -247,7 +228,7 @@ TEST(DDA_ALG1, Mp50RunAgreesWithDouble) {
 }
 
 TEST(DDA_ALG1, ValidatesParameters) {
-  auto [X, y] = synthetic<double>(20, 2, 1.0, 0.5, 13);
+  auto [X, y] = dda_two_classes<double>(20, 2, 1.0, 0.5, 13);
   const dda::problem<double> prob(X, y, 2, pr::regularizer<double>::l1(0.01));
   const net::gossip_sampler<double> smp(net::complete_graph(2), net::activation::nodes, 1);
   dda::algorithm_params<double> p;
@@ -439,7 +420,7 @@ TEST(DDA_PRIV_B, CorrectedTheorem1SigmaAndTheSoundChain) {
 // ------------------------------------------------------------------------------- problem
 
 TEST(DDA_PROBLEM, SubgradientLossAndSparseEqualsDense) {
-  auto [X, y] = synthetic<double>(60, 4, 1.0, 0.5, 14);
+  auto [X, y] = dda_two_classes<double>(60, 4, 1.0, 0.5, 14);
   const dda::problem<double> prob(X, y, 5, pr::regularizer<double>::l1(0.1));
   EXPECT_EQ(prob.per_node(), 12);
   EXPECT_LE(prob.empirical_lipschitz(), 1.0 + 1e-15);
@@ -473,7 +454,7 @@ TEST(DDA_PROBLEM, SubgradientLossAndSparseEqualsDense) {
 
 // F* bracket: lower <= F(x) for random x (weak duality) and upper = F(x̂) with a small gap.
 TEST(DDA_FSTAR, CertifiedBracket) {
-  auto [X, y] = synthetic<double>(200, 5, 1.0, 0.5, 15);
+  auto [X, y] = dda_two_classes<double>(200, 5, 1.0, 0.5, 15);
   for (auto h : {pr::regularizer<double>::l2(0.05), pr::regularizer<double>::l1(0.01)}) {
     const dda::problem<double> prob(X, y, 10, h);
     philox_stream s(5, 5);

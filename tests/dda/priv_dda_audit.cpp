@@ -22,8 +22,8 @@
 #include <vector>
 
 #include "audit/audit_support.hpp"
-#include "dpref/dda/run.hpp"
 #include "audit/secure_audit_support.hpp"
+#include "dpref/dda/run.hpp"
 #include "support/dda_one_node.hpp"
 
 namespace dpref {
@@ -89,16 +89,13 @@ TEST(PRIV_DDA_AUDIT, IdealisedRoundWithAViolatingRecordPassesAtTheRequest) {
   ASSERT_TRUE(plan.engine.clip.has_value());
   const neighbour_pair<record> pair{"c = 1, y = 1 vs c = 100 (100 L), y = -1", {1, 1}, {100, -1}};
   const auto r = audit_release(plan.engine, 1, pair, sum_thresholds(-40, 40), 1931);
-  audit::test_support::print_report("dda one round, idealised, record at 100 L (shipped clip)", r);
-  EXPECT_FALSE(r.violation);
-  EXPECT_GE(r.eps_lb, 0.2);  // power: the round is far from ε = 0
+  // power: the round is far from ε = 0
+  ss::expect_pass("dda one round, idealised, record at 100 L (shipped clip)", r, 0.2);
   // negative control: the same σ without the clip
   auto off = plan.engine;
   off.clip.reset();
-  const auto n = audit_release(off, 1, pair, sum_thresholds(-40, 140), 1932);
-  audit::test_support::print_report("NEG dda one round, idealised, clip removed", n);
-  EXPECT_TRUE(n.violation);
-  EXPECT_GT(n.eps_lb, kEps);
+  ss::expect_flagged("NEG dda one round, idealised, clip removed",
+                     audit_release(off, 1, pair, sum_thresholds(-40, 140), 1932), kEps);
 }
 
 TEST(PRIV_DDA_AUDIT, SecureRoundWithAViolatingRecordPassesAtTheRequest) {
@@ -112,25 +109,19 @@ TEST(PRIV_DDA_AUDIT, SecureRoundWithAViolatingRecordPassesAtTheRequest) {
   fam.push_back(
       audit::lowbits_family<vec>("low-order bits of z[0]", [](const vec& z) { return z[0]; }, {}));
   const auto r = audit_release(plan.engine, d, pair, fam, 1933);
-  audit::test_support::print_report("dda one round, secure, d = 16, record at 100 L (shipped)", r);
-  EXPECT_FALSE(r.violation);
+  ss::expect_pass("dda one round, secure, d = 16, record at 100 L (shipped)", r);
   // the floating-point clip removed: the lattice's own l2 ball (SEC.GAUSS.L2) still enforces L
   auto ball = plan.engine;
   ball.clip.reset();
   const auto b = audit_release(ball, d, pair, sum_thresholds(-200, 200), 1935);
-  audit::test_support::print_report("dda one round, secure, float clip removed, lattice ball on",
-                                    b);
-  EXPECT_FALSE(b.violation);
+  ss::expect_pass("dda one round, secure, float clip removed, lattice ball on", b);
   EXPECT_LE(b.eps_lb, kEps);
   // negative control: both removed, only the coordinate clamp C = L bounds the violating record
   // (‖·‖₂ = √d L)
   auto off = ball;
   off.secure->shape = mechanisms::clamp_set::coordinates;
-  const auto n = audit_release(off, d, pair, sum_thresholds(-200, 200), 1934);
-  audit::test_support::print_report("NEG dda one round, secure, clip and ball removed (clamp only)",
-                                    n);
-  EXPECT_TRUE(n.violation);
-  EXPECT_GT(n.eps_lb, kEps);
+  ss::expect_flagged("NEG dda one round, secure, clip and ball removed (clamp only)",
+                     audit_release(off, d, pair, sum_thresholds(-200, 200), 1934), kEps);
 }
 
 }  // namespace

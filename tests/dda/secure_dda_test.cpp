@@ -13,7 +13,10 @@
 #include "dpref/accounting/ledger_json.hpp"
 #include "dpref/dda/json.hpp"
 #include "dpref/io/json.hpp"
+#include "support/dda_data.hpp"
+#include "support/ledger_roundtrip.hpp"
 #include "support/messages.hpp"
+#include "support/secure_refusals.hpp"
 
 namespace dpref {
 namespace {
@@ -21,29 +24,17 @@ namespace {
 using dpref::test::message_of;
 
 dda::problem<double> secure_small_problem(int nodes = 10) {
-  auto data = dda::synthetic_data(400, 5, 7);
-  return dda::problem<double>(data.X, data.y, nodes, problems::regularizer<double>::l2(1e-3));
+  return test::dda_synthetic_problem(400, 5, 7, nodes);
 }
 
 dda::params<double> secure_small_params(noise_mode m = noise_mode::secure) {
-  dda::params<double> p;
-  p.iterations = 200;
-  p.epsilon = 0.8;
-  p.delta = 1e-5;
-  p.gamma = 1;
+  auto p = test::dda_base_params(200);
   p.optimum = false;
   p.release = m;
   return p;
 }
 
-dda::network secure_complete_edges(int n = 10) {
-  dda::network net;
-  net.graph = dda::graph_kind::complete;
-  net.nodes = n;
-  net.activation = dda::activation_mode::edges;
-  net.per_step = 1;
-  return net;
-}
+dda::network secure_complete_edges(int n = 10) { return test::dda_complete_network(n); }
 
 accounting::subsampling<double> wor(long long m, long long n) {
   accounting::subsampling<double> w;
@@ -98,13 +89,8 @@ TEST(SEC_DDA, LedgerIsSnappedAndWithinBudget) {
   const auto prob = secure_small_problem();
   const auto net = secure_complete_edges();
   const auto r = dda::run(prob, net, secure_small_params(), philox_stream(20261121, 1));
-  EXPECT_EQ(r.privacy.noise, noise_mode::secure);
-  EXPECT_TRUE(r.privacy.budget_met);
-  EXPECT_LE(r.privacy.guarantee.epsilon, 0.8);
-  EXPECT_LE(r.privacy.guarantee.delta, 1e-5);
-  ASSERT_EQ(r.privacy.ledger.events().size(), 2u);
+  ASSERT_NO_FATAL_FAILURE(test::expect_secure_snapped_ledger(r, 0.8, 1e-5, 2));
   const auto& e = r.privacy.ledger.events()[0];
-  EXPECT_EQ(e.kind(), "snapped_gaussian");
   const auto& sg = std::get<accounting::snapped_gaussian_mechanism<double>>(e.what);
   EXPECT_EQ(sg.sensitivity, 2.0);  // Δ = 2L, L = params.lipschitz = 1
   EXPECT_EQ(sg.dimension, 5);
@@ -125,10 +111,7 @@ TEST(SEC_DDA, LedgerIsSnappedAndWithinBudget) {
   EXPECT_GE(r.sigma, ideal.sigma);
   EXPECT_LE(r.sigma, ideal.sigma * 1.02);
   // the ledger re-read gives the run's guarantee bit for bit
-  const auto back = accounting::read_ledger<double>(
-      io::node(io::document::from_value(accounting::ledger_value(r.privacy.ledger), "ledger")));
-  EXPECT_EQ(back.total().epsilon, r.privacy.guarantee.epsilon);
-  EXPECT_EQ(back.total().delta, r.privacy.guarantee.delta);
+  test::expect_ledger_roundtrip(r);
 }
 
 TEST(SEC_DDA, ReleasedMessagesLieOnTheLattice) {
@@ -204,15 +187,7 @@ TEST(SEC_DDA, SameSeedSameBytesAndThreads) {
 }
 
 TEST(SEC_DDA, RefusedOffDoubleAndOffRdp) {
-  dda::params<long double> pl;
-  pl.release = noise_mode::secure;
-  EXPECT_EQ(message_of([&] { pl.validate(); }),
-            "dda::params.release must be idealised at precision long double (the lattice release "
-            "is defined on doubles: run secure mode at precision double), got secure");
-  dda::params<mp50> pm;
-  pm.release = noise_mode::secure;
-  EXPECT_NE(message_of([&] { pm.validate(); }).find("dda::params.release must be idealised"),
-            std::string::npos);
+  test::expect_secure_refused_off_double<dda::params<long double>, dda::params<mp50>>("dda");
   for (const auto c : {dda::calibration_kind::none, dda::calibration_kind::sound_chain}) {
     dda::params<double> p;
     p.release = noise_mode::secure;

@@ -14,6 +14,7 @@
 #include "dpref/ev/run.hpp"
 #include "dpref/ev/sensitivity.hpp"
 #include "dpref/random.hpp"
+#include "support/ev_problems.hpp"
 #include "support/gof.hpp"
 #include "support/scalars.hpp"
 
@@ -28,13 +29,7 @@ using charging_problem = ev::problem<Real>;
 /// a gently varying base load.
 template <class Real>
 charging_problem<Real> small_problem(std::uint64_t seed, Eigen::Index t, Eigen::Index n) {
-  ev::spec_distribution<Real> dist;
-  dist.energy_min = Real(2);
-  dist.energy_max = Real(5);
-  auto specs = ev::draw_specs<Real>(seed, t, n, dist);
-  vector<Real> d(t);
-  for (Eigen::Index i = 0; i < t; ++i) d[i] = Real(1) + Real(i % 3) / 2;
-  return charging_problem<Real>(d, Real(n), specs);
+  return test::ev_small_problem<Real>(seed, t, n, Real(n));
 }
 
 template <class Real>
@@ -144,10 +139,7 @@ TEST(EV_PROBLEM, ValueGradientAndValidation) {
 // The grouped mode (ev §VII) is a representation: N specs with multiplicities give the same
 // Algorithm 2 run as the per-user database that repeats each spec (same seed).
 TEST(EV_PROBLEM, GroupedEqualsRepeatedUsers) {
-  ev::spec_distribution<double> dist;
-  dist.energy_min = 2;
-  dist.energy_max = 5;
-  const auto grouped = ev::draw_grouped_specs<double>(31, 6, 10, 4, dist);
+  const auto grouped = ev::draw_grouped_specs<double>(31, 6, 10, 4, test::ev_spec_distribution());
   charging_specs<double> flat{matrix<double>(6, 10), vector<double>(10), {}};
   Eigen::Index col = 0;
   for (Eigen::Index j = 0; j < 4; ++j)
@@ -414,11 +406,8 @@ TEST(EV_LEMMA13, CoupledRunsWithinSensitivity) {
   double worst = 0;
   philox_stream pairs(78);
   for (int trial = 0; trial < 20; ++trial) {
-    ev::spec_distribution<double> dist;
-    dist.energy_min = 2;
-    dist.energy_max = 5;
-    charging_specs<double> base =
-        ev::draw_specs<double>(100 + static_cast<std::uint64_t>(trial), t, n, dist);
+    charging_specs<double> base = ev::draw_specs<double>(100 + static_cast<std::uint64_t>(trial), t,
+                                                         n, test::ev_spec_distribution());
     charging_specs<double> s1 = base, s2 = base;
     if (trial < 4) {  // the searched worst case (scaled down into this instance's range)
       const double f = trial == 0 ? 1.0 : 0.1 * trial;

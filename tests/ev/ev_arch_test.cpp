@@ -20,6 +20,7 @@
 #include "dpref/ev/json.hpp"
 #include "dpref/geometry/capped_simplex.hpp"
 #include "dpref/random.hpp"
+#include "support/ev_problems.hpp"
 #include "support/messages.hpp"
 
 namespace dpref {
@@ -30,25 +31,11 @@ using dpref::test::message_of;
 /// A small instance: T slots, n users, m = n households, caps 3.3 w.p. 1/2, E ~ U[2, 5].
 ev::problem<double> small_problem(std::uint64_t seed, Eigen::Index t, Eigen::Index n,
                                   double scale = 1) {
-  ev::spec_distribution<double> dist;
-  dist.energy_min = 2;
-  dist.energy_max = 5;
-  auto specs = ev::draw_specs<double>(seed, t, n, dist);
-  vector<double> d(t);
-  for (Eigen::Index i = 0; i < t; ++i) d[i] = 1 + static_cast<double>(i % 3) / 2;
-  return ev::problem<double>(d, static_cast<double>(n), specs, scale);
+  return test::ev_small_problem(seed, t, n, static_cast<double>(n), scale);
 }
 
-ev::params<double> alg2(long long K, double eps) {
-  ev::params<double> p;
-  p.iterations = K;
-  p.epsilon = eps;
-  p.step = 2;
-  p.delta_r = 3.3;
-  p.delta_e = 3;
-  p.optimum = false;
-  return p;
-}
+/// Algorithm 2: step 2, (δr, δE) = (3.3, 3).
+ev::params<double> alg2(long long K, double eps) { return test::ev_alg2_params(K, eps); }
 
 // ----------------------------------------------------------------------------- EV.PARAMS ----
 
@@ -566,11 +553,8 @@ TEST(EV_ALG2, StepThreeByHand) {
 TEST(EV_NOISE_CALIBRATION, ReleasedNoiseMatchesTheRequestedBudget) {
   for (const double m : {20.0, 0.05}) {
     const Eigen::Index t = 6;
-    ev::spec_distribution<double> dist;
-    dist.energy_min = 2;
-    dist.energy_max = 5;
     const ev::problem<double> prob(vector<double>::Constant(t, 1.0), m,
-                                   ev::draw_specs<double>(5, t, 3, dist));
+                                   ev::draw_specs<double>(5, t, 3, test::ev_spec_distribution()));
     auto p = alg2(4, 0.8);
     p.trace = false;
     const double dr = p.delta_r, de = p.delta_e;

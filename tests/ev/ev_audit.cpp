@@ -45,11 +45,10 @@
 namespace {
 
 using namespace dpref;
-using dpref::audit::test_support::print_report;
+using namespace dpref::audit::test_support;
 using mat = matrix<double>;
 
 constexpr std::uint64_t kSamples = 1u << 19;  // per side, per phase (search and test)
-constexpr double kAlpha = 1e-6;               // false-alarm probability of each audit
 constexpr double kDeltaR = 13.2, kDeltaE = 12.0;
 constexpr long long kIterations = 3;  // K
 constexpr Eigen::Index kHorizon = 3;  // T
@@ -154,14 +153,7 @@ audit::audit_report audit_release(const ev_pair& ep, double calibration_factor, 
       -12 * s + dir.dot(g0.col(1)), 12 * s + shift + dir.dot(g0.col(1)), 200));
   const std::vector<audit::neighbour_pair<ev_input>> pairs = {
       {"worst-case witness (a,b) -> (a',b')", {&ep.d}, {&ep.d_prime}}};
-  audit::audit_config cfg;
-  cfg.seed = seed;
-  cfg.search_samples = cfg.test_samples = kSamples;
-  cfg.alpha = kAlpha;
-  cfg.epsilon = eps;
-  cfg.delta = 0;
-  cfg.threads = 0;
-  return audit::run_audit<ev_input, mat>(mechanism, pairs, fams, cfg);
+  return audit::run_audit<ev_input, mat>(mechanism, pairs, fams, make_config(seed, kSamples, eps));
 }
 
 TEST(EV_AUDIT, ReleasedSequencePassesAtClaimedEpsilon) {
@@ -171,18 +163,15 @@ TEST(EV_AUDIT, ReleasedSequencePassesAtClaimedEpsilon) {
   ASSERT_LE(ep.searched, ep.tight * (1 + 1e-9));
   double ledger_eps = 0;
   const auto r = audit_release(ep, 1.0, 4402, &ledger_eps);
-  print_report("ev Algorithm 2, T=3 K=3, Delta = Delta*", r);
+  expect_pass("ev Algorithm 2, T=3 K=3, Delta = Delta*", r, 0.3 * kEpsilon);
   EXPECT_NEAR(ledger_eps, kEpsilon, 1e-12);
-  EXPECT_FALSE(r.violation);
-  EXPECT_GE(r.eps_lb, 0.3 * kEpsilon);
 }
 
 TEST(EV_AUDIT, HalfSensitivityIsFlagged) {
   const ev_pair ep = make_pair(0.5);
   double ledger_eps = 0;
-  const auto r = audit_release(ep, 0.5, 4403, &ledger_eps);
-  print_report("NEG ev Algorithm 2, T=3 K=3, noise calibrated with Delta*/2", r);
-  EXPECT_TRUE(r.violation);
+  expect_flagged("NEG ev Algorithm 2, T=3 K=3, noise calibrated with Delta*/2",
+                 audit_release(ep, 0.5, 4403, &ledger_eps));
 }
 
 }  // namespace

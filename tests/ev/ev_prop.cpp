@@ -13,6 +13,7 @@
 #include "dpref/ev/run.hpp"
 #include "dpref/ev/sensitivity.hpp"
 #include "dpref/geometry/capped_simplex.hpp"
+#include "support/ev_problems.hpp"
 #include "support/generators.hpp"
 
 namespace {
@@ -183,14 +184,8 @@ RC_GTEST_PROP(EV_PROP_SCHEDULE, LedgerOfAlgorithm2SumsToEpsilon, ()) {
   specs.max_rate = matrix<double>::Constant(t, 2, 3.3);
   specs.energy = vector<double>::Constant(2, 4.0);
   const ev::problem<double> prob(vector<double>::Constant(t, 1.0), 2.0, specs);
-  ev::params<double> p;
-  p.iterations = K;
-  p.epsilon = eps;
-  p.step = 1;
-  p.delta_r = 3.3;
-  p.delta_e = 3.0;
+  auto p = dpref::test::ev_alg2_params(K, eps, 1);
   p.trace = false;
-  p.optimum = false;
   philox_stream s(static_cast<std::uint64_t>(K));
   const auto res = ev::run(prob, p, s);
   RC_ASSERT(res.privacy.ledger.events().size() == static_cast<std::size_t>(K));

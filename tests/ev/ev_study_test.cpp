@@ -13,6 +13,7 @@
 #include "dpref/ev/run.hpp"
 #include "dpref/ev/study.hpp"
 #include "dpref/random.hpp"
+#include "support/ev_problems.hpp"
 
 namespace dpref {
 namespace {
@@ -21,26 +22,13 @@ using study_problem_type = ev::problem<double>;
 
 /// Algorithm 2 (no diagnostics) with K, ε, c and the adjacency (δr, δE), tight Δ.
 ev::params<double> private_params(long long K, double eps, double c, double dr, double de) {
-  ev::params<double> p;
-  p.iterations = K;
-  p.epsilon = eps;
-  p.step = c;
-  p.delta_r = dr;
-  p.delta_e = de;
-  p.optimum = false;
-  return p;
+  return test::ev_alg2_params(K, eps, c, dr, de);
 }
 
 /// T slots, n users, m households, caps 3.3 kW w.p. 1/2, E ~ U[2, 5], base load 1 + (t mod 3)/2.
 study_problem_type study_problem(std::uint64_t seed, Eigen::Index t, Eigen::Index n, double m,
                                  double scale = 1) {
-  ev::spec_distribution<double> dist;
-  dist.energy_min = 2;
-  dist.energy_max = 5;
-  auto specs = ev::draw_specs<double>(seed, t, n, dist);
-  vector<double> d(t);
-  for (Eigen::Index i = 0; i < t; ++i) d[i] = 1 + static_cast<double>(i % 3) / 2;
-  return study_problem_type(d, m, specs, scale);
+  return test::ev_small_problem(seed, t, n, m, scale);
 }
 
 // ------------------------------------------------------------------------------ bounds ----

@@ -17,6 +17,7 @@
 #include "dpref/ev/run.hpp"
 #include "dpref/ev/secure.hpp"
 #include "dpref/random.hpp"
+#include "support/ev_problems.hpp"
 #include "support/messages.hpp"
 
 namespace dpref {
@@ -27,24 +28,12 @@ using dpref::test::message_of;
 /// T slots, n users, m = n households (household units: λ = m, L = 1/m), caps 3.3, E ~ U[2, 5].
 template <class Real = double>
 ev::problem<Real> secure_small_problem(std::uint64_t seed, Eigen::Index t, Eigen::Index n) {
-  ev::spec_distribution<Real> dist;
-  dist.energy_min = Real(2);
-  dist.energy_max = Real(5);
-  auto specs = ev::draw_specs<Real>(seed, t, n, dist);
-  vector<Real> d(t);
-  for (Eigen::Index i = 0; i < t; ++i) d[i] = Real(1) + Real(i % 3) / 2;
-  return ev::problem<Real>(d, Real(n), specs, Real(n));
+  return test::ev_small_problem<Real>(seed, t, n, Real(n), Real(n));
 }
 
 template <class Real = double>
 ev::params<Real> secure_params(long long K, double eps) {
-  ev::params<Real> p;
-  p.iterations = K;
-  p.epsilon = Real(eps);
-  p.step = Real(2);
-  p.delta_r = Real(3.3);
-  p.delta_e = Real(3);
-  p.optimum = false;
+  auto p = test::ev_alg2_params<Real>(K, Real(eps));
   p.release = noise_mode::secure;
   return p;
 }

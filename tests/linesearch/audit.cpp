@@ -33,14 +33,13 @@ namespace {
 
 using namespace dpref;
 using namespace dpref::audit;
-using dpref::audit::test_support::print_report;
+using namespace dpref::audit::test_support;
 namespace acc = dpref::accounting;
 namespace ls = dpref::linesearch;
 using problems::linear_erm;
 
 constexpr long kMaxIt = 8;
 constexpr std::uint64_t kSmall = 1u << 18;
-constexpr double kAlpha = 1e-6;
 constexpr double kEpsBT = 1.0, kCobj = 1.0;
 
 linear_erm<double> dataset(const std::vector<std::array<double, 2>>& rows) {
@@ -119,26 +118,17 @@ audit_config config(std::uint64_t seed, double eps) {
   // that thread are never freed and LeakSanitizer reports them.
   philox_stream warm(0);
   (void)laplace<double>(warm, 1.0);  // not a release: builds the table
-  audit_config c;
-  c.seed = seed;
-  c.search_samples = c.test_samples = kSmall;
-  c.alpha = kAlpha;
-  c.epsilon = eps;
-  c.delta = 0;
-  c.threads = 0;
-  return c;
+  return make_config(seed, kSmall, eps);
 }
 
 /// The audit of one variant: lattice (secure) or idealised NOISYBTLS, with all its noise or the
 /// negative control's, at the requested ε_BT.
-audit_report btls_audit(bool lattice, bool full_noise, std::uint64_t seed, const char* what) {
+audit_report btls_audit(bool lattice, bool full_noise, std::uint64_t seed) {
   const auto m = [=](const linear_erm<double>& P, philox_stream& s) {
     return lattice ? btls_lattice_index(P, s, full_noise) : btls_index(P, s, full_noise);
   };
-  const auto r =
-      run_audit<linear_erm<double>, std::size_t>(m, pairs(), index_events(), config(seed, kEpsBT));
-  print_report(what, r);
-  return r;
+  return run_audit<linear_erm<double>, std::size_t>(m, pairs(), index_events(),
+                                                    config(seed, kEpsBT));
 }
 
 TEST(LS_AUDIT_BTLS, LaplacePassesAtClaimedEpsilon) {
@@ -146,12 +136,12 @@ TEST(LS_AUDIT_BTLS, LaplacePassesAtClaimedEpsilon) {
   // with (b1, b2) of Theorem 1) is ε_BT up to rounding.
   const auto [b1, b2] = ls::btls_scales(ls::btls_noise::laplace, kEpsBT, kCobj);
   EXPECT_NEAR(acc::svt_laplace_privacy(kCobj, b1, b2).eps, kEpsBT, 1e-15);
-  EXPECT_FALSE(btls_audit(false, true, 9101, "NOISYBTLS Laplace on neighbouring datasets, max_it=8")
-                   .violation);
+  expect_pass("NOISYBTLS Laplace on neighbouring datasets, max_it=8",
+              btls_audit(false, true, 9101));
 }
 
 TEST(LS_AUDIT_BTLS, NoThresholdNoiseIsFlagged) {
-  EXPECT_TRUE(btls_audit(false, false, 9102, "NEG NOISYBTLS without threshold noise").violation);
+  expect_flagged("NEG NOISYBTLS without threshold noise", btls_audit(false, false, 9102));
 }
 
 TEST(LS_AUDIT_BTLS, LatticePassesAtClaimedEpsilon) {
@@ -160,14 +150,13 @@ TEST(LS_AUDIT_BTLS, LatticePassesAtClaimedEpsilon) {
       mechanisms::snapped_above_threshold_for(kCobj, kEpsBT, kMaxIt).mechanism<double>();
   EXPECT_LE(acc::svt_laplace_privacy(ev.sensitivity, ev.threshold_scale, ev.query_scale).eps,
             kEpsBT);
-  EXPECT_FALSE(
-      btls_audit(true, true, 9103, "NOISYBTLS lattice (secure) on neighbouring datasets, max_it=8")
-          .violation);
+  expect_pass("NOISYBTLS lattice (secure) on neighbouring datasets, max_it=8",
+              btls_audit(true, true, 9103));
 }
 
 TEST(LS_AUDIT_BTLS, LatticeWithoutThresholdNoiseIsFlagged) {
-  EXPECT_TRUE(btls_audit(true, false, 9104, "NEG NOISYBTLS lattice with threshold noise DLap(1)")
-                  .violation);
+  expect_flagged("NEG NOISYBTLS lattice with threshold noise DLap(1)",
+                 btls_audit(true, false, 9104));
 }
 
 // ---------------------------------------------------------------- LS-E1: exact transcript RDP

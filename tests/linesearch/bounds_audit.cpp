@@ -26,6 +26,7 @@
 #include <numeric>
 #include <optional>
 #include <span>
+#include <string>
 #include <vector>
 
 #include "audit/audit_support.hpp"
@@ -43,7 +44,7 @@ namespace ls = dpref::linesearch;
 namespace acc = dpref::accounting;
 namespace ss = audit::secure_support;
 using audit::neighbour_pair;
-using audit::test_support::print_report;
+using namespace audit::test_support;
 
 constexpr double kNoClip = std::numeric_limits<double>::max();  // "no enforcement"
 constexpr double kViolation = 1000;                             // factor over the bound
@@ -132,27 +133,24 @@ const std::vector<neighbour_pair<double>> kGradPair = {
 
 TEST(PRIV_LINESEARCH_AUDIT, DpSgdClipsAnUnderstatedGradientBound) {
   const auto o = make_sgd(noise_mode::idealised, 1);
-  const auto fam = std::vector<audit::event_family<double>>{audit::threshold_family<double>(
-      "threshold", audit::test_support::identity, -6 * o.sigma, 6 * o.sigma, 120)};
+  const auto fam = std::vector<audit::event_family<double>>{
+      audit::threshold_family<double>("threshold", identity, -6 * o.sigma, 6 * o.sigma, 120)};
   const auto m = [&o](const double& x, philox_stream& s) {
     return sgd_release(o, x, 1, s, o.p.C_grad, o.sp)[0];
   };
   const auto r = audit::run_audit<double, double>(
       m, kGradPair, fam, config(2701, o.claimed.epsilon, o.claimed.delta, 1u << 15));
-  print_report("linesearch DP-SGD one step, x 1000 over C_grad, idealised", r);
-  EXPECT_FALSE(r.violation);
+  expect_pass("linesearch DP-SGD one step, x 1000 over C_grad, idealised", r);
   EXPECT_LE(r.eps_lb, o.claimed.epsilon);
   const auto neg = [&o](const double& x, philox_stream& s) {
     return sgd_release(o, x, 1, s, kNoClip, o.sp)[0];
   };
   const auto rn = audit::run_audit<double, double>(
       neg, kGradPair,
-      {audit::threshold_family<double>("threshold", audit::test_support::identity, -6 * o.sigma,
-                                       2 * kViolation, 200)},
+      {audit::threshold_family<double>("threshold", identity, -6 * o.sigma, 2 * kViolation, 200)},
       config(2702, o.claimed.epsilon, o.claimed.delta, 1u << 15));
-  print_report("NEG linesearch DP-SGD one step without the clip, idealised", rn);
-  EXPECT_TRUE(rn.violation);
-  EXPECT_GT(rn.eps_lb, o.claimed.epsilon);
+  expect_flagged("NEG linesearch DP-SGD one step without the clip, idealised", rn,
+                 o.claimed.epsilon);
 }
 
 TEST(PRIV_LINESEARCH_AUDIT, SecureDpSgdClipsAndTheClampAloneDoesNot) {
@@ -168,12 +166,15 @@ TEST(PRIV_LINESEARCH_AUDIT, SecureDpSgdClipsAndTheClampAloneDoesNot) {
   const auto fam = ss::vector_families(stats, {}, 0);
   const std::vector<neighbour_pair<double>> pair = {
       {"x = 0 vs x = 2000 in 16 coordinates", 0.0, 2 * kViolation}};
+  // (ε, δ) = (1, 1e-5), 2^15 samples per side
+  const auto audit_d16 = [&pair, &fam](const auto& m, std::uint64_t seed) {
+    return audit::run_audit<double, ss::vec>(m, pair, fam, config(seed, 1.0, 1e-5, 1u << 15));
+  };
   const auto m = [&o](const double& x, philox_stream& s) -> ss::vec {
     return sgd_release(o, x, d, s, o.p.C_grad, o.sp);
   };
-  const auto r = audit::run_audit<double, ss::vec>(m, pair, fam, config(2711, 1.0, 1e-5, 1u << 15));
-  print_report("linesearch DP-SGD one step, x 1000 over C_grad, secure d = 16", r);
-  EXPECT_FALSE(r.violation);
+  const auto r = audit_d16(m, 2711);
+  expect_pass("linesearch DP-SGD one step, x 1000 over C_grad, secure d = 16", r);
   EXPECT_LE(r.eps_lb, 1.0);
   // NEGATIVE CONTROL: no enforcement anywhere — the float clip off AND the lattice's own ball
   // per example widened to 10^6 (the event's Δ2 raised with it so that the parameters validate;
@@ -188,17 +189,11 @@ TEST(PRIV_LINESEARCH_AUDIT, SecureDpSgdClipsAndTheClampAloneDoesNot) {
   const auto ball = [&o](const double& x, philox_stream& s) -> ss::vec {
     return sgd_release(o, x, d, s, kNoClip, o.sp);
   };
-  const auto rb =
-      audit::run_audit<double, ss::vec>(ball, pair, fam, config(2713, 1.0, 1e-5, 1u << 15));
-  print_report("linesearch secure DP-SGD, float clip off, lattice ball on, d = 16", rb);
-  EXPECT_FALSE(rb.violation);
+  const auto rb = audit_d16(ball, 2713);
+  expect_pass("linesearch secure DP-SGD, float clip off, lattice ball on, d = 16", rb);
   EXPECT_LE(rb.eps_lb, 1.0);
-  const auto rn =
-      audit::run_audit<double, ss::vec>(neg, pair, fam, config(2712, 1.0, 1e-5, 1u << 15));
-  print_report("NEG linesearch secure DP-SGD without the clip or the ball (clamp only), d = 16",
-               rn);
-  EXPECT_TRUE(rn.violation);
-  EXPECT_GT(rn.eps_lb, 1.0);
+  expect_flagged("NEG linesearch secure DP-SGD without the clip or the ball (clamp only), d = 16",
+                 audit_d16(neg, 2712), 1.0);
 }
 
 // ------------------------------------------------------------------ C_obj: NOISYBTLS, NoisyMin
@@ -228,80 +223,73 @@ std::vector<neighbour_pair<linear_erm<double>>> objective_pairs(std::array<doubl
   return {{"add an example with f(w) = 1000 C_obj", rows(kBase), rows(plus)}};
 }
 
-// One NOISYBTLS call as dp_blsgd makes it (armijo_query on make_line, the event's scales),
-// clipping at C (C_obj, or kNoClip for the negative control); output: selected index or max_it.
-std::size_t btls_index(const linear_erm<double>& P, philox_stream& s, double C) {
+// The public line of the C_obj audits on all of P's examples: w = e1, direction e2.
+problems::line_evaluator<double> objective_line(const linear_erm<double>& P) {
   std::vector<Eigen::Index> all(static_cast<std::size_t>(P.size()));
   std::iota(all.begin(), all.end(), Eigen::Index(0));
   vector<double> w(2), g(2);
   w << 1, 0;
   g << 0, 1;
+  return ls::make_line(P, std::span<const Eigen::Index>(all), w, g);
+}
+
+// One NOISYBTLS call as dp_blsgd makes it (armijo_query on make_line, the event's scales),
+// clipping at C (C_obj, or kNoClip for the negative control); output: selected index or max_it.
+std::size_t btls_index(const linear_erm<double>& P, philox_stream& s, double C) {
   ls::btls_params<double> cfg;
   cfg.max_it = kMaxIt;
-  const auto line = ls::make_line(P, std::span<const Eigen::Index>(all), w, g);
+  const auto line = objective_line(P);
   const ls::armijo_query query(line, cfg.alpha * line.g_squared(), C);
   const auto r = ls::noisy_btls(s, query, 1.0, ls::btls_event(cfg.noise, 1.0, kCobj, kMaxIt), cfg);
   return r.found ? r.queries - 1 : static_cast<std::size_t>(kMaxIt);
 }
 
+/// A C_obj audit (2^16 samples per side, index events `name` over `cells` cells): the release
+/// index(P, s, C_obj) passes at `claimed`; without objective clipping (C = kNoClip, the
+/// NEGATIVE CONTROL, seed + 1) it is flagged.
+template <class Index>
+void expect_objective_clip_enforced(const Index& index, const std::string& name, std::size_t cells,
+                                    std::array<double, 2> bad, double claimed, std::uint64_t seed,
+                                    const std::string& what, const std::string& neg_what) {
+  const auto fam = std::vector<audit::event_family<std::size_t>>{audit::index_family<std::size_t>(
+      name, [](std::size_t i) { return i; }, cells, true)};
+  const auto pairs = objective_pairs(bad);
+  const auto audit_at = [&](double C, std::uint64_t sd) {
+    const auto m = [&index, C](const linear_erm<double>& P, philox_stream& s) {
+      return index(P, s, C);
+    };
+    return audit::run_audit<linear_erm<double>, std::size_t>(m, pairs, fam,
+                                                             config(sd, claimed, 0, 1u << 16));
+  };
+  expect_pass(what, audit_at(kCobj, seed));
+  expect_flagged(neg_what, audit_at(kNoClip, seed + 1), claimed);
+}
+
 TEST(PRIV_LINESEARCH_AUDIT, NoisyBtlsClipsAnUnderstatedObjectiveBound) {
   const auto [b1, b2] = ls::btls_scales(ls::btls_noise::laplace, 1.0, kCobj);
   const double claimed = acc::svt_laplace_privacy(kCobj, b1, b2).eps;  // ε_BT = 1
-  const auto fam = std::vector<audit::event_family<std::size_t>>{audit::index_family<std::size_t>(
-      "selected step index", [](std::size_t i) { return i; }, kMaxIt + 1, true)};
-  const auto pairs = objective_pairs({-999.0, -5000.0});
-  const auto m = [](const linear_erm<double>& P, philox_stream& s) {
-    return btls_index(P, s, kCobj);
-  };
-  const auto r = audit::run_audit<linear_erm<double>, std::size_t>(
-      m, pairs, fam, config(2721, claimed, 0, 1u << 16));
-  print_report("linesearch NOISYBTLS, a loss 1000 x C_obj (armijo_query)", r);
-  EXPECT_FALSE(r.violation);
-  const auto neg = [](const linear_erm<double>& P, philox_stream& s) {
-    return btls_index(P, s, kNoClip);
-  };
-  const auto rn = audit::run_audit<linear_erm<double>, std::size_t>(
-      neg, pairs, fam, config(2722, claimed, 0, 1u << 16));
-  print_report("NEG linesearch NOISYBTLS without objective clipping", rn);
-  EXPECT_TRUE(rn.violation);
-  EXPECT_GT(rn.eps_lb, claimed);
+  expect_objective_clip_enforced(btls_index, "selected step index", kMaxIt + 1, {-999.0, -5000.0},
+                                 claimed, 2721,
+                                 "linesearch NOISYBTLS, a loss 1000 x C_obj (armijo_query)",
+                                 "NEG linesearch NOISYBTLS without objective clipping");
 }
 
 // DP-AGD's report-noisy-min over 8 + 1 candidate steps k/8 along e2 (noisy_min_scores, the
 // run's scale C_obj/ε_nm with ε_nm = 1). The violating example (−999, −10000) has f = 1000 at
 // step 0 and 0 at every step >= 1/8: clipped, it adds +C_obj to score 0 only (monotone).
 std::size_t noisy_min_index(const linear_erm<double>& P, philox_stream& s, double C) {
-  std::vector<Eigen::Index> all(static_cast<std::size_t>(P.size()));
-  std::iota(all.begin(), all.end(), Eigen::Index(0));
-  vector<double> w(2), dir(2);
-  w << 1, 0;
-  dir << 0, 1;
-  const problems::line_evaluator<double> line(P, all, w, dir);
+  const auto line = objective_line(P);
   std::vector<double> scores;
   ls::noisy_min_scores(line, 1.0, 8, C, scores);
   return ls::noisy_min(s, scores, ls::noisy_min_scale(kCobj, 1.0));
 }
 
 TEST(PRIV_LINESEARCH_AUDIT, DpAgdNoisyMinClipsAnUnderstatedObjectiveBound) {
-  const auto fam = std::vector<audit::event_family<std::size_t>>{audit::index_family<std::size_t>(
-      "selected candidate", [](std::size_t i) { return i; }, 9, true)};
-  const auto pairs = objective_pairs({-999.0, -10000.0});
-  const double claimed = 1.0;  // ε_nm of the pure event, Lap(C_obj/ε_nm)
-  const auto m = [](const linear_erm<double>& P, philox_stream& s) {
-    return noisy_min_index(P, s, kCobj);
-  };
-  const auto r = audit::run_audit<linear_erm<double>, std::size_t>(
-      m, pairs, fam, config(2731, claimed, 0, 1u << 16));
-  print_report("linesearch DP-AGD NoisyMin, a loss 1000 x C_obj (noisy_min_scores)", r);
-  EXPECT_FALSE(r.violation);
-  const auto neg = [](const linear_erm<double>& P, philox_stream& s) {
-    return noisy_min_index(P, s, kNoClip);
-  };
-  const auto rn = audit::run_audit<linear_erm<double>, std::size_t>(
-      neg, pairs, fam, config(2732, claimed, 0, 1u << 16));
-  print_report("NEG linesearch DP-AGD NoisyMin without objective clipping", rn);
-  EXPECT_TRUE(rn.violation);
-  EXPECT_GT(rn.eps_lb, claimed);
+  // claimed: ε_nm = 1 of the pure event, Lap(C_obj/ε_nm)
+  expect_objective_clip_enforced(
+      noisy_min_index, "selected candidate", 9, {-999.0, -10000.0}, 1.0, 2731,
+      "linesearch DP-AGD NoisyMin, a loss 1000 x C_obj (noisy_min_scores)",
+      "NEG linesearch DP-AGD NoisyMin without objective clipping");
 }
 
 // ------------------------------------------------------------------------ R: OUTPERT, one release
@@ -331,16 +319,23 @@ double outpert_run(const ls::params<double>& p, double x, philox_stream& s) {
   return ls::run(outpert_data(x), p, philox_stream(a, b)).w[0];
 }
 
-const std::vector<neighbour_pair<double>> kRowPair = {
-    {"x = 0 vs x = 1000 (1000 R)", 0.0, kViolation}};
+/// The R audit of a release on x = 0 vs x = 1000 (1000 R) at ε = 1, 2^14 samples per side.
+template <class Mechanism>
+audit::audit_report row_audit(const Mechanism& m,
+                              const std::vector<audit::event_family<double>>& fam,
+                              std::uint64_t seed) {
+  const std::vector<neighbour_pair<double>> pair = {
+      {"x = 0 vs x = 1000 (1000 R)", 0.0, kViolation}};
+  return audit::run_audit<double, double>(m, pair, fam, config(seed, 1.0, 0, 1u << 14));
+}
 
 TEST(PRIV_LINESEARCH_AUDIT, OutputPerturbationScalesAnUnderstatedFeatureBound) {
   const auto p = outpert_params(noise_mode::idealised);
   const auto r0 = ls::run(outpert_data(0.0), p, philox_stream(1));
   const double scale = *r0.noise_scale;
   ASSERT_LE(r0.privacy.guarantee.epsilon, 1.0);
-  const auto fam = std::vector<audit::event_family<double>>{audit::threshold_family<double>(
-      "threshold", audit::test_support::identity, -0.65 - 8 * scale, 8 * scale, 160)};
+  const auto fam = std::vector<audit::event_family<double>>{
+      audit::threshold_family<double>("threshold", identity, -0.65 - 8 * scale, 8 * scale, 160)};
   // the release function output_perturbation calls, at the run's scale, with the row bound R
   // (R = 1 as in the run) or without it (R = max double: no row is scaled; NEGATIVE CONTROL)
   const auto release = [scale](double x, philox_stream& s, double R) {
@@ -354,15 +349,9 @@ TEST(PRIV_LINESEARCH_AUDIT, OutputPerturbationScalesAnUnderstatedFeatureBound) {
       EXPECT_EQ(outpert_run(p, x, s1), release(x, s2, 1.0));
     }
   const auto m = [&](const double& x, philox_stream& s) { return release(x, s, 1.0); };
-  const auto r = audit::run_audit<double, double>(m, kRowPair, fam, config(2741, 1.0, 0, 1u << 14));
-  print_report("linesearch OUTPERT, ||x|| = 1000 R, idealised", r);
-  EXPECT_FALSE(r.violation);
+  expect_pass("linesearch OUTPERT, ||x|| = 1000 R, idealised", row_audit(m, fam, 2741));
   const auto neg = [&](const double& x, philox_stream& s) { return release(x, s, kNoClip); };
-  const auto rn =
-      audit::run_audit<double, double>(neg, kRowPair, fam, config(2742, 1.0, 0, 1u << 14));
-  print_report("NEG linesearch OUTPERT without the row scaling", rn);
-  EXPECT_TRUE(rn.violation);
-  EXPECT_GT(rn.eps_lb, 1.0);
+  expect_flagged("NEG linesearch OUTPERT without the row scaling", row_audit(neg, fam, 2742), 1.0);
 }
 
 TEST(PRIV_LINESEARCH_AUDIT, SecureOutputPerturbationScalesAnUnderstatedFeatureBound) {
@@ -371,9 +360,8 @@ TEST(PRIV_LINESEARCH_AUDIT, SecureOutputPerturbationScalesAnUnderstatedFeatureBo
   const double scale = *r0.noise_scale;
   const auto fam = ss::scalar_families(-0.65 - 8 * scale, 8 * scale, 160, {});
   const auto m = [&p](const double& x, philox_stream& s) { return outpert_run(p, x, s); };
-  const auto r = audit::run_audit<double, double>(m, kRowPair, fam, config(2751, 1.0, 0, 1u << 14));
-  print_report("linesearch OUTPERT, ||x|| = 1000 R, secure (run)", r);
-  EXPECT_FALSE(r.violation);
+  const auto r = row_audit(m, fam, 2751);
+  expect_pass("linesearch OUTPERT, ||x|| = 1000 R, secure (run)", r);
   EXPECT_LE(r.eps_lb, 1.0);
   // NEGATIVE CONTROL: the lattice release of output_perturbation (its parameters for this
   // request: sensitivity 2R/(nμ), clamp R/μ) on its minimiser without the row bound (R = max).
@@ -386,11 +374,8 @@ TEST(PRIV_LINESEARCH_AUDIT, SecureOutputPerturbationScalesAnUnderstatedFeatureBo
     return mechanisms::snapped_vector_laplace(
         st, ls::output_perturbation_minimiser(outpert_data(x), kNoClip), sp)[0];
   };
-  const auto rn =
-      audit::run_audit<double, double>(neg, kRowPair, fam, config(2752, 1.0, 0, 1u << 14));
-  print_report("NEG linesearch secure OUTPERT without the row scaling", rn);
-  EXPECT_TRUE(rn.violation);
-  EXPECT_GT(rn.eps_lb, 1.0);
+  expect_flagged("NEG linesearch secure OUTPERT without the row scaling", row_audit(neg, fam, 2752),
+                 1.0);
 }
 
 }  // namespace

@@ -88,6 +88,42 @@ std::vector<Eigen::Index> first(Eigen::Index n) {
   return b;
 }
 
+/// A drawn §5.7 MLP case (3 classes, hidden width h in 1..4): the constant C (C_grad or C_obj),
+/// μ, and the MLP of n random records in [−1, 1]^d, then a big_record (the last column).
+struct mlp_case {
+  int n;
+  double C, mu;
+  mlp_classifier<double> P;
+};
+
+mlp_case draw_mlp_case() {
+  const int d = *rc::gen::inRange(1, 5), n = *rc::gen::inRange(0, 8);
+  const int h = *rc::gen::inRange(1, 5);
+  const double C = *positive_log_uniform<double>(1e-3, 10.0);
+  const double mu = *rc::gen::arbitrary<bool>() ? 0.0 : *positive_log_uniform<double>(1e-6, 1.0);
+  matrix<double> X(d, n + 1);
+  std::vector<int> y(static_cast<std::size_t>(n + 1));
+  for (int i = 0; i <= n; ++i) {
+    for (int j = 0; j < d; ++j) X(j, i) = *real_in<double>(-1, 1);
+    y[static_cast<std::size_t>(i)] = *rc::gen::inRange(0, 3);
+  }
+  X.col(n) = big_record(d, *positive_log_uniform<double>(1.0, 1e300));
+  return {n, C, mu, mlp_classifier<double>(X, y, h, 3, mu)};
+}
+
+/// The clipped gradient sums of D = the first n records and D' = D plus record n differ by at
+/// most C in l2 (to the rounding of sums of terms of size <= C + μ‖w‖).
+template <class Problem>
+void check_sum_moves_by_at_most_c(const Problem& P, const vector<double>& w, int n, double C,
+                                  double mu) {
+  vector<double> a, b;
+  P.clipped_gradient_sum(w, first(n), C, a);
+  P.clipped_gradient_sum(w, first(n + 1), C, b);
+  RC_ASSERT(b.allFinite());
+  const double tol = 1e-12 * (n + 1) * (C + mu * w.norm());
+  RC_ASSERT((b - a).norm() <= C * (1 + 1e-12) + tol);
+}
+
 // ------------------------------------------------------------------ PRIV.LINESEARCH.C_GRAD
 
 // The clipped gradient sum of every gradient event (linear ERM): D = the first n records,
@@ -101,12 +137,7 @@ RC_GTEST_PROP(PRIV_LINESEARCH_C_GRAD, LinearErmSumMovesByAtMostCGrad, ()) {
   const auto P = with_bad_record(n, d, big_record(d, factor), *rc::gen::arbitrary<bool>() ? 1 : -1,
                                  loss_of(*rc::gen::inRange(0, 3)), mu);
   const vector<double> w = random_vector(d, *positive_log_uniform<double>(1e-3, 1e3));
-  vector<double> a, b;
-  P.clipped_gradient_sum(w, first(n), C, a);
-  P.clipped_gradient_sum(w, first(n + 1), C, b);
-  RC_ASSERT(b.allFinite());
-  const double tol = 1e-12 * (n + 1) * (C + mu * w.norm());
-  RC_ASSERT((b - a).norm() <= C * (1 + 1e-12) + tol);
+  check_sum_moves_by_at_most_c(P, w, n, C, mu);
   const double z = P.margin(w, n);
   RC_TAG(std::isnan(z)                               ? "margin NaN"
          : std::isinf(z)                             ? "margin infinite"
@@ -116,26 +147,10 @@ RC_GTEST_PROP(PRIV_LINESEARCH_C_GRAD, LinearErmSumMovesByAtMostCGrad, ()) {
 
 // The same for the §5.7 MLP (softmax cross-entropy, 3 classes, hidden width 1..4).
 RC_GTEST_PROP(PRIV_LINESEARCH_C_GRAD, MlpSumMovesByAtMostCGrad, ()) {
-  const int d = *rc::gen::inRange(1, 5), n = *rc::gen::inRange(0, 8);
-  const int h = *rc::gen::inRange(1, 5);
-  const double C = *positive_log_uniform<double>(1e-3, 10.0);
-  const double mu = *rc::gen::arbitrary<bool>() ? 0.0 : *positive_log_uniform<double>(1e-6, 1.0);
-  matrix<double> X(d, n + 1);
-  std::vector<int> y(static_cast<std::size_t>(n + 1));
-  for (int i = 0; i <= n; ++i) {
-    for (int j = 0; j < d; ++j) X(j, i) = *real_in<double>(-1, 1);
-    y[static_cast<std::size_t>(i)] = *rc::gen::inRange(0, 3);
-  }
-  X.col(n) = big_record(d, *positive_log_uniform<double>(1.0, 1e300));
-  const mlp_classifier<double> P(X, y, h, 3, mu);
+  const auto [n, C, mu, P] = draw_mlp_case();
   const vector<double> w =
       random_vector(static_cast<int>(P.dimension()), *positive_log_uniform<double>(1e-2, 1e2));
-  vector<double> a, b;
-  P.clipped_gradient_sum(w, first(n), C, a);
-  P.clipped_gradient_sum(w, first(n + 1), C, b);
-  RC_ASSERT(b.allFinite());
-  const double tol = 1e-12 * (n + 1) * (C + mu * w.norm());
-  RC_ASSERT((b - a).norm() <= C * (1 + 1e-12) + tol);
+  check_sum_moves_by_at_most_c(P, w, n, C, mu);
 }
 
 // Negative control: the same statistic with the clip off (the engine's own C = max) moves by
@@ -314,18 +329,7 @@ RC_GTEST_PROP(PRIV_LINESEARCH_C_OBJ, QueriesAndScoresMoveByAtMostCObj, ()) {
 
 // The same for the MLP's line evaluator (the §5.7 NOISYBTLS queries).
 RC_GTEST_PROP(PRIV_LINESEARCH_C_OBJ, MlpQueriesMoveByAtMostCObj, ()) {
-  const int d = *rc::gen::inRange(1, 5), n = *rc::gen::inRange(0, 8);
-  const int h = *rc::gen::inRange(1, 5);
-  const double C_obj = *positive_log_uniform<double>(1e-3, 10.0);
-  const double mu = *rc::gen::arbitrary<bool>() ? 0.0 : *positive_log_uniform<double>(1e-6, 1.0);
-  matrix<double> X(d, n + 1);
-  std::vector<int> y(static_cast<std::size_t>(n + 1));
-  for (int i = 0; i <= n; ++i) {
-    for (int j = 0; j < d; ++j) X(j, i) = *real_in<double>(-1, 1);
-    y[static_cast<std::size_t>(i)] = *rc::gen::inRange(0, 3);
-  }
-  X.col(n) = big_record(d, *positive_log_uniform<double>(1.0, 1e300));
-  const mlp_classifier<double> P(X, y, h, 3, mu);
+  const auto [n, C_obj, mu, P] = draw_mlp_case();
   const int p = static_cast<int>(P.dimension());
   const vector<double> w = random_vector(p, *positive_log_uniform<double>(1e-2, 1e2));
   const vector<double> g = random_vector(p, *positive_log_uniform<double>(1e-2, 1e2));

@@ -14,6 +14,7 @@
 #include <fstream>
 #include <numeric>
 #include <optional>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -340,6 +341,15 @@ void write_be32(std::ofstream& f, std::uint32_t v) {
   f.write(reinterpret_cast<const char*>(b), 4);
 }
 
+/// An IDX label file (magic 0x801) of `labels`.
+void write_idx_labels(const std::string& path, std::span<const unsigned char> labels) {
+  std::ofstream l(path, std::ios::binary);
+  write_be32(l, 0x801);
+  write_be32(l, static_cast<std::uint32_t>(labels.size()));
+  l.write(reinterpret_cast<const char*>(labels.data()),
+          static_cast<std::streamsize>(labels.size()));
+}
+
 // A generated 3-image 2×2 IDX pair: pixels p → 2p/255 − 1, labels kept, max_rows truncates,
 // mismatched counts and out-of-range labels are refused.
 TEST(LS_MLP_DATA, ReadsIdxAndRescales) {
@@ -356,20 +366,10 @@ TEST(LS_MLP_DATA, ReadsIdxAndRescales) {
     write_be32(f, 2);
     const unsigned char px[12] = {0, 255, 51, 102, 1, 2, 3, 4, 200, 100, 50, 25};
     f.write(reinterpret_cast<const char*>(px), 12);
-    std::ofstream l(labels, std::ios::binary);
-    write_be32(l, 0x801);
-    write_be32(l, 3);
-    const unsigned char lb[3] = {9, 0, 4};
-    l.write(reinterpret_cast<const char*>(lb), 3);
-    std::ofstream l2(labels2, std::ios::binary);
-    write_be32(l2, 0x801);
-    write_be32(l2, 2);
-    l2.write(reinterpret_cast<const char*>(lb), 2);
-    std::ofstream l3(labels3, std::ios::binary);
-    write_be32(l3, 0x801);
-    write_be32(l3, 3);
-    const unsigned char lb3[3] = {1, 10, 2};
-    l3.write(reinterpret_cast<const char*>(lb3), 3);
+    const unsigned char lb[3] = {9, 0, 4}, lb3[3] = {1, 10, 2};
+    write_idx_labels(labels, lb);
+    write_idx_labels(labels2, std::span(lb, 2));
+    write_idx_labels(labels3, lb3);
   }
   const auto P = problems::mlp_from_idx<double>(images, labels, 5);
   ASSERT_EQ(P.size(), 3);
@@ -406,13 +406,28 @@ mlp_classifier<double> clusters(Eigen::Index n = 400, Eigen::Index hidden = 8) {
   return mlp_classifier<double>(X, y, hidden, 3);
 }
 
-// §5.7 configuration: Gaussian NOISYBTLS with the β^max_it·η0 fallback, 90% / 10% of ρ_iter,
-// a fixed plan of T iterations (a generous ε so that the plan fits).
-ls::params<double> section57(const mlp_classifier<double>& P, double rho_iter, long long T) {
+/// T iterations at a generous ε (1e6, orders up to 64) and sampling rate q = 0.1.
+ls::params<double> generous_mlp_params(long long T) {
   ls::params<double> p;
   p.epsilon = 1e6;
   p.max_order = 64;
   p.q = 0.1;
+  p.iterations = T;
+  return p;
+}
+
+/// DP-SGD in the generous setting from the start point of `p`.
+ls::params<double> dpsgd_from(const ls::params<double>& p, long long T) {
+  auto sp = generous_mlp_params(T);
+  sp.algorithm = ls::algorithm::dpsgd;
+  sp.w0 = p.w0;
+  return sp;
+}
+
+// §5.7 configuration: Gaussian NOISYBTLS with the β^max_it·η0 fallback, 90% / 10% of ρ_iter,
+// a fixed plan of T iterations (a generous ε so that the plan fits).
+ls::params<double> section57(const mlp_classifier<double>& P, double rho_iter, long long T) {
+  auto p = generous_mlp_params(T);
   p.C_grad = 3;
   p.C_obj = 3;
   p.alpha = 0.001;
@@ -422,7 +437,6 @@ ls::params<double> section57(const mlp_classifier<double>& P, double rho_iter, l
   p.strategy = ls::budget_strategy::none;
   p.rho_grad0 = 0.9 * rho_iter;
   p.ls_budget0 = 0.1 * rho_iter;
-  p.iterations = T;
   philox_stream init(5, 9);
   p.w0 = P.initial_point(init);
   return p;
@@ -506,14 +520,8 @@ TEST(LS_MLP_RUN, SamePerIterationRdpAsDpSgd) {
   for (const double a : orders) base.eps.push_back(a * rho);
   const auto want =
       accounting::compose_rdp_steps(accounting::poisson_subsampled_rdp_zw(base, 0.1), T);
-  ls::params<double> sp;
-  sp.algorithm = ls::algorithm::dpsgd;
-  sp.epsilon = 1e6;
-  sp.max_order = 64;
-  sp.q = 0.1;
-  sp.iterations = T;
+  auto sp = dpsgd_from(p, T);
   sp.noise_multiplier = 1 / std::sqrt(2 * rho);
-  sp.w0 = p.w0;
   const auto sgd = ls::run(P, sp, philox_stream(4));
   ASSERT_TRUE(paper.claim.has_value());
   const auto& paper_spent = paper.claim->rdp;
@@ -536,15 +544,9 @@ TEST(LS_MLP_RUN, BothAlgorithmsLearn) {
   auto p = section57(P, 50.0, 60);
   const double f0 = P.value(*p.w0);
   const auto b = ls::run(P, p, philox_stream(6));
-  ls::params<double> sp;
-  sp.algorithm = ls::algorithm::dpsgd;
-  sp.epsilon = 1e6;
-  sp.max_order = 64;
-  sp.q = 0.1;
-  sp.iterations = 60;
+  auto sp = dpsgd_from(p, 60);
   sp.sgd_eta = 0.5;
   sp.noise_multiplier = 0.1;
-  sp.w0 = p.w0;
   long long calls = 0;
   sp.observer = [&](long long t, const vector<double>&) { EXPECT_EQ(t, ++calls); };
   const auto s = ls::run(P, sp, philox_stream(6));

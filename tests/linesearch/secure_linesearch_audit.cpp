@@ -15,8 +15,8 @@
 #include <vector>
 
 #include "audit/audit_support.hpp"
-#include "dpref/linesearch/run.hpp"
 #include "audit/secure_audit_support.hpp"
+#include "dpref/linesearch/run.hpp"
 
 namespace dpref {
 namespace {
@@ -62,6 +62,14 @@ linesearch::params<double> secure_outpert_params(noise_mode m) {
   return p;
 }
 
+/// The audit of a release of w_1 (thresholds and low-order bits) at the requested ε = 1.
+template <class Mechanism>
+audit::audit_report audit_w1(const Mechanism& m, const std::vector<neighbour_pair<double>>& pairs,
+                             double delta, std::uint64_t seed, std::uint64_t n) {
+  return audit::run_audit<double, double>(m, pairs, ss::scalar_families(-20, 20, 160, {}),
+                                          ss::config(seed, 1.0, delta, n));
+}
+
 audit::audit_report audit_of(const linesearch::params<double>& p, double mu,
                              const std::vector<neighbour_pair<double>>& pairs, double delta,
                              std::uint64_t seed, std::uint64_t n = kN) {
@@ -69,8 +77,7 @@ audit::audit_report audit_of(const linesearch::params<double>& p, double mu,
     const std::uint64_t a = s(), b = s();
     return linesearch::run(one_example(x, mu), p, philox_stream(a, b)).w[0];
   };
-  return audit::run_audit<double, double>(m, pairs, ss::scalar_families(-20, 20, 160, {}),
-                                          ss::config(seed, 1.0, delta, n));
+  return audit_w1(m, pairs, delta, seed, n);
 }
 
 /// DP-SGD's one-step plan, fixed before any draw by the library (σ from the noise multiplier as
@@ -109,8 +116,7 @@ double sgd_release(const sgd_plan& o, double x, philox_stream& s) {
 audit::audit_report audit_sgd(const sgd_plan& o, const std::vector<neighbour_pair<double>>& pairs,
                               std::uint64_t seed) {
   const auto m = [&o](const double& x, philox_stream& s) { return sgd_release(o, x, s); };
-  return audit::run_audit<double, double>(m, pairs, ss::scalar_families(-20, 20, 160, {}),
-                                          ss::config(seed, 1.0, 1e-5, kN));
+  return audit_w1(m, pairs, 1e-5, seed, kN);
 }
 
 TEST(SEC_LINESEARCH_AUDIT, DpSgdPlanGivesTheRunsBits) {
@@ -130,9 +136,7 @@ TEST(SEC_LINESEARCH_AUDIT, IdealisedDpSgdIsFlagged) {
   // DP-SGD: ∇ at w = 0 is −x/2; x = 0 vs x = 1 moves the query by 1/2 (negative control, the
   // documented finding)
   const auto rs = audit_sgd(make_sgd(noise_mode::idealised), {{"x = 0 vs x = 1", 0.0, 1.0}}, 931);
-  audit::test_support::print_report("linesearch DP-SGD one step, idealised", rs);
-  EXPECT_TRUE(rs.violation);
-  EXPECT_GT(rs.eps_lb, 1.0);
+  ss::expect_flagged("linesearch DP-SGD one step, idealised", rs, 1.0);
 }
 
 TEST(SEC_LINESEARCH_AUDIT, SecureReleasesPass) {
@@ -143,13 +147,11 @@ TEST(SEC_LINESEARCH_AUDIT, SecureReleasesPass) {
   const double gD2 = gD + (std::ldexp(1.0, -k - 2) - 1) * std::ldexp(1.0, k);
   const auto rs =
       audit_sgd(o, {{"x = 0 vs x = 1", 0.0, 1.0}, {"tie pair", -2 * gD, -2 * gD2}}, 941);
-  audit::test_support::print_report("linesearch DP-SGD one step, secure", rs);
-  EXPECT_FALSE(rs.violation);
+  ss::expect_pass("linesearch DP-SGD one step, secure", rs);
   // output perturbation: every sample also solves the problem and calibrates (2^14 samples)
   const auto ro = audit_of(secure_outpert_params(noise_mode::secure), 0.5,
                            {{"x = 0 vs x = 1", 0.0, 1.0}}, 0, 942, 1u << 14);
-  audit::test_support::print_report("linesearch outpert, secure", ro);
-  EXPECT_FALSE(ro.violation);
+  ss::expect_pass("linesearch outpert, secure", ro);
   EXPECT_LE(ro.eps_lb, 1.0);
 }
 

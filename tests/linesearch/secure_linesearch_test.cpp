@@ -48,13 +48,8 @@ TEST(SEC_LINESEARCH, DpSgdLedgerIsSnappedAndWithinBudget) {
   const auto P = small_problem();
   const auto p = secure_params(linesearch::algorithm::dpsgd);
   const auto r = linesearch::run(P, p, philox_stream(3));
-  EXPECT_EQ(r.privacy.noise, noise_mode::secure);
-  EXPECT_TRUE(r.privacy.budget_met);
-  EXPECT_LE(r.privacy.guarantee.epsilon, 1.0);
-  EXPECT_LE(r.privacy.guarantee.delta, 1e-6);
-  ASSERT_EQ(r.privacy.ledger.events().size(), 1u);
+  ASSERT_NO_FATAL_FAILURE(test::expect_secure_snapped_ledger(r, 1.0, 1e-6, 1));
   const auto& e = r.privacy.ledger.events()[0];
-  EXPECT_EQ(e.kind(), "snapped_gaussian");
   EXPECT_EQ(e.count, 20);
   ASSERT_TRUE(e.sampling.has_value());
   EXPECT_EQ(e.sampling->scheme, accounting::sampling_scheme::poisson);

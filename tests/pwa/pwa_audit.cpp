@@ -24,22 +24,13 @@ namespace {
 
 using namespace dpref::audit;
 using dpref::philox_stream;
-using dpref::audit::test_support::print_report;
 namespace pwa = dpref::pwa;
 using vec = Eigen::VectorXd;
 
 constexpr std::uint64_t kSmall = 1u << 18;
-constexpr double kAlpha = 1e-6;
 
 audit_config pwa_config(std::uint64_t seed, double eps) {
-  audit_config c;
-  c.seed = seed;
-  c.search_samples = c.test_samples = kSmall;
-  c.alpha = kAlpha;
-  c.epsilon = eps;
-  c.delta = 0;
-  c.threads = 0;
-  return c;
+  return test_support::make_config(seed, kSmall, eps);
 }
 
 // Worst-case instance (spec/pwa.md PWA.AUDIT.MS): d = 2, c = 1, bmax = 4,
@@ -79,21 +70,25 @@ std::vector<event_family<vec>> solution_families(const neighbour_pair<vec>& p) {
 
 double ledger_eps(const dpref::accounting::ledger<double>& l) { return l.total().epsilon; }
 
-// The release pwa::run makes: its plan (public, computed once) and release_perturb_solution.
-TEST(PWA_AUDIT_MS, SolutionPerturbationPassesAtClaimedEpsilon) {
-  const double eps = 1;
-  const auto prob = corner_problem(corner_pairs()[0].first);
-  const auto plan = pwa::plan_perturb_solution(prob, eps);
-  const pwa::bounding_box<double> box(prob.polytope());
-  const double claimed = ledger_eps(plan.ledger);
+/// The audit of M_S's release (release_perturb_solution on the box of P) with `plan`.
+audit_report solution_audit(const pwa::laplace_plan<double>& plan, double claimed,
+                            std::uint64_t seed) {
+  const pwa::bounding_box<double> box(corner_problem(corner_pairs()[0].first).polytope());
   const auto m = [&plan, &box](const vec& b, philox_stream& s) {
     return pwa::release_perturb_solution(s, corner_problem(b), plan, box, false);
   };
-  const auto r =
-      run_audit_per_pair<vec, vec>(m, corner_pairs(), solution_families, pwa_config(501, claimed));
-  print_report("pwa M_S (Theorem 9 scale diam(P)/eps)", r);
-  EXPECT_FALSE(r.violation);
-  EXPECT_GE(r.eps_lb, 0.5 * claimed);  // tight: the pair attains Δ = diam(P)
+  return run_audit_per_pair<vec, vec>(m, corner_pairs(), solution_families,
+                                      pwa_config(seed, claimed));
+}
+
+// The release pwa::run makes: its plan (public, computed once) and release_perturb_solution.
+TEST(PWA_AUDIT_MS, SolutionPerturbationPassesAtClaimedEpsilon) {
+  const double eps = 1;
+  const auto plan = pwa::plan_perturb_solution(corner_problem(corner_pairs()[0].first), eps);
+  const double claimed = ledger_eps(plan.ledger);
+  // tight: the pair attains Δ = diam(P)
+  test_support::expect_pass("pwa M_S (Theorem 9 scale diam(P)/eps)",
+                            solution_audit(plan, claimed, 501), 0.5 * claimed);
 }
 
 TEST(PWA_AUDIT_NEG_MS, HalfSensitivityIsFlagged) {
@@ -103,14 +98,7 @@ TEST(PWA_AUDIT_NEG_MS, HalfSensitivityIsFlagged) {
   // broken: Δ/2 (the lower-level plan takes Δ as an explicit parameter)
   const auto plan = pwa::plan_perturb_solution(prob, eps, pwa::noise_rule::theorem9,
                                                dpref::noise_mode::idealised, half);
-  const pwa::bounding_box<double> box(prob.polytope());
-  const auto m = [&plan, &box](const vec& b, philox_stream& s) {
-    return pwa::release_perturb_solution(s, corner_problem(b), plan, box, false);
-  };
-  const auto r =
-      run_audit_per_pair<vec, vec>(m, corner_pairs(), solution_families, pwa_config(502, eps));
-  print_report("NEG pwa M_S with Delta/2", r);
-  EXPECT_TRUE(r.violation);
+  test_support::expect_flagged("NEG pwa M_S with Delta/2", solution_audit(plan, eps, 502));
 }
 
 // M_P: the tight part is the released b̃ = b + w_P (Theorem 16, Δ = √m·bmax, attained by
@@ -132,9 +120,7 @@ TEST(PWA_AUDIT_MP, NoisyDataReleasePassesAtClaimedEpsilon) {
   };
   const auto r =
       run_audit_per_pair<vec, vec>(m, corner_pairs(), data_families, pwa_config(503, claimed));
-  print_report("pwa M_P released data b~ (Delta = sqrt(m) bmax)", r);
-  EXPECT_FALSE(r.violation);
-  EXPECT_GE(r.eps_lb, 0.5 * claimed);
+  test_support::expect_pass("pwa M_P released data b~ (Delta = sqrt(m) bmax)", r, 0.5 * claimed);
 }
 
 TEST(PWA_AUDIT_MP, SolutionOfNoisyProblemPassesAtClaimedEpsilon) {
@@ -147,8 +133,7 @@ TEST(PWA_AUDIT_MP, SolutionOfNoisyProblemPassesAtClaimedEpsilon) {
   };
   const auto r =
       run_audit_per_pair<vec, vec>(m, corner_pairs(), solution_families, pwa_config(504, claimed));
-  print_report("pwa M_P output x(b~) (post-processing)", r);
-  EXPECT_FALSE(r.violation);
+  test_support::expect_pass("pwa M_P output x(b~) (post-processing)", r);
 }
 
 // One selection step of Algorithm 1 at ε_step: utility vectors u = Ax + b at a fixed x move by
@@ -169,37 +154,30 @@ pwa::subgradient_plan<double> one_step_plan(double bmax, double eps_step, double
   return pwa::plan_private_subgradient(bmax, p, "audit: one step of Algorithm 2");
 }
 
-TEST(PWA_AUDIT_SELECT, OneSelectionStepPassesAtClaimedEpsilon) {
-  const std::size_t m = 10;
-  const double bmax = 1, eps_step = 1;
-  const auto plan = one_step_plan(bmax, eps_step, 1.0);
-  const double scale = plan.scale;
-  const double claimed = plan.ledger.total().epsilon;  // the plan's own ledger (<= the request)
-  EXPECT_LE(claimed, eps_step);
+/// The audit of one selection (pwa::select_index at `scale`) on the utility pairs of m = 10
+/// candidates, Δu = bmax = 1, at the claimed ε_step = 1.
+audit_report selection_audit(double scale, std::uint64_t seed) {
   const auto mm = [scale](const std::vector<double>& u, philox_stream& s) {
     const vec uv = Eigen::Map<const vec>(u.data(), static_cast<Eigen::Index>(u.size()));
     return static_cast<std::size_t>(pwa::select_index(s, uv, scale));
   };
-  const auto r = run_audit<std::vector<double>, std::size_t>(
-      mm, utility_pairs(m, bmax), candidate_family(m), pwa_config(505, eps_step));
-  print_report("pwa Algorithm 1 selection, m=10", r);
-  EXPECT_FALSE(r.violation);
-  EXPECT_GE(r.eps_lb, 0.5 * claimed);
+  return run_audit<std::vector<double>, std::size_t>(mm, utility_pairs(10, 1.0),
+                                                     candidate_family(10), pwa_config(seed, 1.0));
+}
+
+TEST(PWA_AUDIT_SELECT, OneSelectionStepPassesAtClaimedEpsilon) {
+  const double bmax = 1, eps_step = 1;
+  const auto plan = one_step_plan(bmax, eps_step, 1.0);
+  const double claimed = plan.ledger.total().epsilon;  // the plan's own ledger (<= the request)
+  EXPECT_LE(claimed, eps_step);
+  test_support::expect_pass("pwa Algorithm 1 selection, m=10", selection_audit(plan.scale, 505),
+                            0.5 * claimed);
 }
 
 TEST(PWA_AUDIT_NEG_SELECT, TwiceEpsilonSelectionIsFlagged) {
   // exp(ε u / bmax) instead of exp(ε u/(2 bmax)): 2ε-DP, audited against the claim ε
-  const std::size_t m = 10;
-  const double bmax = 1, eps_step = 1;
-  const double scale = one_step_plan(bmax, eps_step, 0.5).scale;  // broken: half the scale
-  const auto mm = [scale](const std::vector<double>& u, philox_stream& s) {
-    const vec uv = Eigen::Map<const vec>(u.data(), static_cast<Eigen::Index>(u.size()));
-    return static_cast<std::size_t>(pwa::select_index(s, uv, scale));
-  };
-  const auto r = run_audit<std::vector<double>, std::size_t>(
-      mm, utility_pairs(m, bmax), candidate_family(m), pwa_config(506, eps_step));
-  print_report("NEG pwa selection with eps u / bmax", r);
-  EXPECT_TRUE(r.violation);
+  const double scale = one_step_plan(1, 1, 0.5).scale;  // broken: half the scale
+  test_support::expect_flagged("NEG pwa selection with eps u / bmax", selection_audit(scale, 506));
 }
 
 }  // namespace

@@ -32,19 +32,12 @@ namespace {
 using namespace dpref::audit;
 using dpref::noise_mode;
 using dpref::philox_stream;
-using dpref::audit::test_support::print_report;
+using namespace dpref::audit::test_support;
 namespace pwa = dpref::pwa;
 using vec = Eigen::VectorXd;
 
 audit_config bounds_config(std::uint64_t seed, double eps, std::uint64_t n) {
-  audit_config c;
-  c.seed = seed;
-  c.search_samples = c.test_samples = n;
-  c.alpha = 1e-6;
-  c.epsilon = eps;
-  c.delta = 0;
-  c.threads = 0;
-  return c;
+  return make_config(seed, n, eps);
 }
 
 std::vector<event_family<std::size_t>> candidates(std::size_t m) {
@@ -93,8 +86,7 @@ TEST(PRIV_PWA_AUDIT, SecureSelectionWithBmaxBelowTheUtilitiesResolutionPasses) {
   };
   const auto r = run_audit<vec, std::size_t>(m, pairs, candidates(2),
                                              bounds_config(2701, claimed, std::uint64_t{1} << 13));
-  print_report("PRIV pwa secure Algorithm 2 (pwa::run), bmax = 2^-103", r);
-  EXPECT_FALSE(r.violation);
+  expect_pass("PRIV pwa secure Algorithm 2 (pwa::run), bmax = 2^-103", r);
 }
 
 TEST(PRIV_PWA_AUDIT, SelectionWithoutTheRoundingTermIsFlagged) {
@@ -111,9 +103,7 @@ TEST(PRIV_PWA_AUDIT, SelectionWithoutTheRoundingTermIsFlagged) {
   };
   const auto r = run_audit<vec, std::size_t>(m, straddle_pairs(), candidates(2),
                                              bounds_config(2702, 1.0, std::uint64_t{1} << 13));
-  print_report("PRIV NEG pwa Algorithm 2 without the rounding term, bmax = 2^-103", r);
-  EXPECT_TRUE(r.violation);
-  EXPECT_GT(r.eps_lb, 1.0);
+  expect_flagged("PRIV NEG pwa Algorithm 2 without the rounding term, bmax = 2^-103", r, 1.0);
 }
 
 // ---- records 1000·bmax, idealised ----------------------------------------------------------
@@ -142,9 +132,8 @@ TEST(PRIV_PWA_AUDIT, SelectionWithRecordsFarAboveBmaxPasses) {
   };
   const auto r = run_audit<vec, std::size_t>(m, far_pairs(), candidates(kBoundsM),
                                              bounds_config(2703, claimed, std::uint64_t{1} << 16));
-  print_report("PRIV pwa Algorithm 2 (pwa::run), records 1000 bmax", r);
-  EXPECT_FALSE(r.violation);
-  EXPECT_GE(r.eps_lb, 0.5 * claimed);  // tight: the pair attains Δu = bmax in both directions
+  // tight: the pair attains Δu = bmax in both directions
+  expect_pass("PRIV pwa Algorithm 2 (pwa::run), records 1000 bmax", r, 0.5 * claimed);
 }
 
 TEST(PRIV_PWA_AUDIT, SelectionAtHalfTheSensitivityIsFlagged) {
@@ -159,8 +148,7 @@ TEST(PRIV_PWA_AUDIT, SelectionAtHalfTheSensitivityIsFlagged) {
   };
   const auto r = run_audit<vec, std::size_t>(m, far_pairs(), candidates(kBoundsM),
                                              bounds_config(2704, 1.0, std::uint64_t{1} << 16));
-  print_report("PRIV NEG pwa Algorithm 2 at bmax/2, records 1000 bmax", r);
-  EXPECT_TRUE(r.violation);
+  expect_flagged("PRIV NEG pwa Algorithm 2 at bmax/2, records 1000 bmax", r);
 }
 
 }  // namespace

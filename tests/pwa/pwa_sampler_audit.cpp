@@ -31,24 +31,15 @@ namespace {
 
 using namespace dpref;
 using namespace dpref::audit;
-using dpref::audit::test_support::identity;
-using dpref::audit::test_support::print_report;
+using namespace dpref::audit::test_support;
 using pwa::me_method;
 using pwa::piecewise_affine;
 using pwa::polytope;
 
 constexpr std::uint64_t kSamples = 1u << 20;
-constexpr double kSamplerAlpha = 1e-6;
 
 audit_config sampler_config(std::uint64_t seed, double eps, std::uint64_t n = kSamples) {
-  audit_config c;
-  c.seed = seed;
-  c.search_samples = c.test_samples = n;
-  c.alpha = kSamplerAlpha;
-  c.epsilon = eps;
-  c.delta = 0;
-  c.threads = 0;
-  return c;
+  return make_config(seed, n, eps);
 }
 
 piecewise_affine<double> make_1d(const std::vector<double>& a, const std::vector<double>& b,
@@ -144,17 +135,25 @@ pair_choice worst_pair(double eps) {
   return best;
 }
 
+/// Audits draws by `method` from MD (side 0 of the pair `name`) and MDp (side 1), with threshold
+/// events on x (`bins` bins on [−1, 1]).
+audit_report audit_sides(const pwa::exponential_mechanism<double>& MD,
+                         const pwa::exponential_mechanism<double>& MDp, me_method method,
+                         const std::string& name, std::size_t bins, const audit_config& cfg) {
+  const auto mech = [&](const int& side, philox_stream& s) {
+    return (side == 0 ? MD : MDp).draw(s, method)[0];
+  };
+  const std::vector<neighbour_pair<int>> pairs{{name, 0, 1}};
+  const std::vector<event_family<double>> fams{
+      threshold_family<double>("x", identity, -1.0, 1.0, bins)};
+  return run_audit<int, double>(mech, pairs, fams, cfg);
+}
+
 /// Audits the sampler `method` of M_E at density parameter eps_density, claimed eps_claimed.
 audit_report audit_me(const pair_choice& pc, me_method method, double eps_density,
                       double eps_claimed, std::uint64_t seed, std::uint64_t n = kSamples) {
   const pwa::exponential_mechanism<double> MD(pc.D, eps_density), MDp(pc.Dp, eps_density);
-  const auto mech = [&](const int& side, philox_stream& s) {
-    return (side == 0 ? MD : MDp).draw(s, method)[0];
-  };
-  const std::vector<neighbour_pair<int>> pairs{{pc.name, 0, 1}};
-  const std::vector<event_family<double>> fams{
-      threshold_family<double>("x", identity, -1.0, 1.0, 200)};
-  return run_audit<int, double>(mech, pairs, fams, sampler_config(seed, eps_claimed, n));
+  return audit_sides(MD, MDp, method, pc.name, 200, sampler_config(seed, eps_claimed, n));
 }
 
 TEST(PWA_ME_AUDIT, ExactSamplersPassAtTheirClaimedEpsilon) {
@@ -173,9 +172,8 @@ TEST(PWA_ME_AUDIT, ExactSamplersPassAtTheirClaimedEpsilon) {
     // 2^20 for the direct sampler, 2^19 for the rejection samplers (~8 proposals per sample)
     const auto r = audit_me(pc, m, eps, claimed, seed++,
                             m == me_method::inverse_cdf ? kSamples : kSamples / 2);
-    print_report(std::string("pwa M_E ") + pwa::to_string(m), r);
-    EXPECT_FALSE(r.violation) << pwa::to_string(m);
-    EXPECT_GE(r.eps_lb, 0.5 * claimed) << pwa::to_string(m);  // power: the pair is tight
+    // power: the pair is tight
+    expect_pass(std::string("pwa M_E ") + pwa::to_string(m), r, 0.5 * claimed);
   }
 }
 
@@ -189,8 +187,7 @@ TEST(PWA_ME_AUDIT_NEG, DoubledEpsilonDensityIsFlagged) {
   for (me_method m : {me_method::inverse_cdf, me_method::rejection}) {
     const auto r = audit_me(pc, m, 2 * eps, eps, seed++,
                             m == me_method::inverse_cdf ? kSamples : kSamples / 4);
-    print_report(std::string("NEGATIVE CONTROL pwa M_E at 2eps, ") + pwa::to_string(m), r);
-    EXPECT_TRUE(r.violation) << pwa::to_string(m);
+    expect_flagged(std::string("NEGATIVE CONTROL pwa M_E at 2eps, ") + pwa::to_string(m), r);
   }
 }
 
@@ -202,15 +199,9 @@ TEST(PWA_ME_AUDIT_METROPOLIS, PaperChainIsMeasuredAndReported) {
   const double eps = 1;
   const auto pc = worst_pair(eps);
   const pwa::exponential_mechanism<double> MD(pc.D, eps), MDp(pc.Dp, eps);
-  const auto mech = [&](const int& side, philox_stream& s) {
-    return (side == 0 ? MD : MDp).draw(s, me_method::metropolis)[0];
-  };
-  const std::vector<neighbour_pair<int>> pairs{{pc.name, 0, 1}};
-  const std::vector<event_family<double>> fams{
-      threshold_family<double>("x", identity, -1.0, 1.0, 50)};
   auto cfg = sampler_config(701, eps, 1u << 10);
   cfg.chunk = 1u << 7;
-  const auto r = run_audit<int, double>(mech, pairs, fams, cfg);
+  const auto r = audit_sides(MD, MDp, me_method::metropolis, pc.name, 50, cfg);
   print_report("pwa Metropolis 5000 steps (approximate, not certified), measured", r);
   EXPECT_EQ(r.pairs.size(), 1u);
   EXPECT_EQ(r.samples, 4u * (1u << 10));
@@ -228,15 +219,9 @@ TEST(PWA_ME_AUDIT_METROPOLIS, ShortChainWithDataDependentStartIsFlagged) {
   cD.metropolis_start = vector<double>::Constant(1, 0.0);
   cDp.metropolis_start = vector<double>::Constant(1, 1.0);
   const pwa::exponential_mechanism<double> MD(D, eps, cD), MDp(Dp, eps, cDp);
-  const auto mech = [&](const int& side, philox_stream& s) {
-    return (side == 0 ? MD : MDp).draw(s, me_method::metropolis)[0];
-  };
-  const std::vector<neighbour_pair<int>> pairs{{"x0 = x_opt(D): 0 vs 1", 0, 1}};
-  const std::vector<event_family<double>> fams{
-      threshold_family<double>("x", identity, -1.0, 1.0, 100)};
-  const auto r = run_audit<int, double>(mech, pairs, fams, sampler_config(702, eps, 1u << 16));
-  print_report("pwa Metropolis 10 steps from x_opt(D) (not private), claimed eps = 1", r);
-  EXPECT_TRUE(r.violation);
+  const auto r = audit_sides(MD, MDp, me_method::metropolis, "x0 = x_opt(D): 0 vs 1", 100,
+                             sampler_config(702, eps, 1u << 16));
+  expect_flagged("pwa Metropolis 10 steps from x_opt(D) (not private), claimed eps = 1", r);
 }
 
 }  // namespace

@@ -2,12 +2,14 @@
 // give the run's guarantee bit for bit (spec/accounting.md ACC.LEDGER.JSON).
 #pragma once
 
+#include <cstddef>
 #include <string>
 
 #include <gtest/gtest.h>
 
 #include "dpref/accounting/ledger_json.hpp"
 #include "dpref/io/json.hpp"
+#include "dpref/noise_mode.hpp"
 
 namespace dpref::test {
 
@@ -20,6 +22,18 @@ void expect_ledger_roundtrip(const R& r) {
   const auto g = back.total();
   EXPECT_EQ(g.epsilon, r.privacy.guarantee.epsilon);
   EXPECT_EQ(g.delta, r.privacy.guarantee.delta);
+}
+
+/// EXPECTs that r is a secure run within (ε, δ) whose ledger holds `events` events, the first a
+/// snapped Gaussian (ASSERTs the count: wrap the call in ASSERT_NO_FATAL_FAILURE).
+template <class R>
+void expect_secure_snapped_ledger(const R& r, double epsilon, double delta, std::size_t events) {
+  EXPECT_EQ(r.privacy.noise, noise_mode::secure);
+  EXPECT_TRUE(r.privacy.budget_met);
+  EXPECT_LE(r.privacy.guarantee.epsilon, epsilon);
+  EXPECT_LE(r.privacy.guarantee.delta, delta);
+  ASSERT_EQ(r.privacy.ledger.events().size(), events);
+  EXPECT_EQ(r.privacy.ledger.events()[0].kind(), "snapped_gaussian");
 }
 
 /// EXPECTs that a ledger<R> of `events` (δ = 1e-5, orders up to 64), written as JSON and read

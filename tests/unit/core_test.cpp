@@ -251,26 +251,8 @@ TEST(ARCH_BUDGET, APlanThatExceedsTheRequestFailsBeforeAnyRelease) {
   EXPECT_TRUE(plan_privacy(plan, req, "toy::run").budget_met);
 }
 
-TEST(ARCH_RESULT, NonPrivateRunsClaimNoGuaranteeAndPrivateRunsCarryTheirLedger) {
-  run_report<double> np;
-  np.privacy = non_private<double>();
-  const io::json a = result_value(np, {"ev", "projected_gradient", {}, {}, nullptr, {}});
-  EXPECT_EQ(a["privacy"], io::json({{"private", false}}));
-  EXPECT_EQ(a["schema"], "dpref.result/1");
-  run_report<double> p;
-  accounting::ledger<double> plan;
-  plan.record(accounting::make_event<double>(accounting::laplace_mechanism<double>{1, 4}));
-  privacy_budget_request<double> req;
-  req.epsilon = 0.25;
-  p.privacy = plan_privacy(plan, req, "toy");
-  p.privacy.enforced.push_back({"bound", 1.0, enforcement::clip, "clipped in l1"});
-  const io::json b = result_value(p, {"ev", "private_gradient", {}, {}, nullptr, {}});
-  EXPECT_EQ(b["privacy"]["guarantee"]["epsilon"], 0.25);
-  EXPECT_EQ(b["privacy"]["ledger"]["events"][0]["mechanism"], "laplace");
-  EXPECT_EQ(b["privacy"]["budget_met"], true);
-}
-
 namespace {
+/// A private run of one Laplace event (ε = 0.25) planned within ε = 0.25.
 run_report<double> toy_private_run() {
   run_report<double> p;
   accounting::ledger<double> plan;
@@ -281,6 +263,20 @@ run_report<double> toy_private_run() {
   return p;
 }
 }  // namespace
+
+TEST(ARCH_RESULT, NonPrivateRunsClaimNoGuaranteeAndPrivateRunsCarryTheirLedger) {
+  run_report<double> np;
+  np.privacy = non_private<double>();
+  const io::json a = result_value(np, {"ev", "projected_gradient", {}, {}, nullptr, {}});
+  EXPECT_EQ(a["privacy"], io::json({{"private", false}}));
+  EXPECT_EQ(a["schema"], "dpref.result/1");
+  run_report<double> p = toy_private_run();
+  p.privacy.enforced.push_back({"bound", 1.0, enforcement::clip, "clipped in l1"});
+  const io::json b = result_value(p, {"ev", "private_gradient", {}, {}, nullptr, {}});
+  EXPECT_EQ(b["privacy"]["guarantee"]["epsilon"], 0.25);
+  EXPECT_EQ(b["privacy"]["ledger"]["events"][0]["mechanism"], "laplace");
+  EXPECT_EQ(b["privacy"]["budget_met"], true);
+}
 
 TEST(PRIV_BOUNDS, APrivateResultListsItsEnforcedBoundsOrIsRefused) {
   run_report<double> p = toy_private_run();

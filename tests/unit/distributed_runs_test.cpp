@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <deque>
 #include <functional>
+#include <initializer_list>
 #include <limits>
 #include <map>
 #include <mutex>
@@ -24,6 +25,8 @@
 #include "dpref/parallel/communicator.hpp"
 #include "dpref/parallel/exact_transfer.hpp"
 #include "dpref/parallel/worker_scope.hpp"
+#include "support/dda_data.hpp"
+#include "support/ev_problems.hpp"
 
 namespace dpref {
 namespace {
@@ -179,28 +182,16 @@ TEST(DIST_COMM, SerialGatherAndExchangeDeliverToItself) {
 /// ev on 5 blocks of 1024 users (+ a partial one): T = 6, n = 5000.
 template <class Real>
 ev::problem<Real> ev_problem(Eigen::Index n) {
-  ev::spec_distribution<Real> dist;
-  dist.energy_min = 2;
-  dist.energy_max = 5;
-  auto specs = ev::draw_specs<Real>(11, 6, n, dist);
-  vector<Real> d(6);
-  for (Eigen::Index i = 0; i < 6; ++i) d[i] = Real(1) + Real(i % 3) / 2;
-  return ev::problem<Real>(d, Real(n), specs, Real(1));
+  return test::ev_small_problem<Real>(11, 6, n, Real(n));
 }
 
 template <class Real>
 ev::params<Real> ev_params(ev::algorithm_kind a, long long k) {
-  ev::params<Real> p;
+  auto p = test::ev_alg2_params<Real>(k, Real(1));
   p.algorithm = a;
-  p.iterations = k;
-  p.epsilon = Real(1);
-  p.step = Real(2);
-  p.delta_r = Real(3.3);
-  p.delta_e = Real(3);
   if (a == ev::algorithm_kind::projected_sgd) p.gradient_noise = Real(0.5);
   p.diagnostics = true;  // the objective trace of Algorithm 2 is a non-private diagnostic
   p.trace = true;
-  p.optimum = false;
   return p;
 }
 
@@ -302,13 +293,9 @@ TEST(DIST_EV, Mp50RanksGiveTheSerialBits) {
 template <class Real>
 ev::problem<Real> ev_slice(Eigen::Index n, const parallel::communicator& c) {
   const auto [c0, c1] = expected_columns(n, c.size(), c.rank());
-  ev::spec_distribution<Real> dist;
-  dist.energy_min = 2;
-  dist.energy_max = 5;
-  auto specs = ev::draw_specs_range<Real>(11, 6, c0, c1 - c0, dist);
-  vector<Real> d(6);
-  for (Eigen::Index i = 0; i < 6; ++i) d[i] = Real(1) + Real(i % 3) / 2;
-  return ev::problem<Real>(d, Real(n), specs, Real(1), ev::column_slice{c0, n});
+  auto specs = ev::draw_specs_range<Real>(11, 6, c0, c1 - c0, test::ev_spec_distribution<Real>());
+  return ev::problem<Real>(test::ev_base_load<Real>(6), Real(n), specs, Real(1),
+                           ev::column_slice{c0, n});
 }
 
 TEST(DIST_EV, SlicesHoldOnlyTheirColumnsAndGiveTheSerialBits) {
@@ -430,12 +417,8 @@ TEST(DIST_EV, SliceMisuseIsRefused) {
 }
 
 dda::network dda_net(int n, dda::activation_mode m) {
-  dda::network net;
-  net.graph = dda::graph_kind::complete;
-  net.nodes = n;
-  net.activation = m;
-  net.per_step = m == dda::activation_mode::nodes ? 4 : 1;  // nodes: 4 active per round
-  return net;
+  // nodes: 4 active per round
+  return test::dda_complete_network(n, m, m == dda::activation_mode::nodes ? 4 : 1);
 }
 
 /// `b` (rank q of P) against the serial `a`: rank 0 every member bit for bit; a rank q > 0 only
@@ -469,15 +452,30 @@ void expect_dda_identical(const dda::result<Real>& a, const dda::result<Real>& b
   }
 }
 
+/// The DIST.DDA parameters: T rounds, a snapshot every k.
+dda::params<double> dist_dda_params(long long iterations, long long trace_every) {
+  auto p = test::dda_base_params(iterations);
+  p.trace_every = trace_every;
+  return p;
+}
+
+/// `p` on each P of `rank_counts` fake ranks: every rank against the serial run.
+void expect_dda_ranks_match(const dda::problem<double>& prob, const dda::network& net,
+                            const dda::params<double>& p, const philox_stream& stream,
+                            const dda::result<double>& serial,
+                            std::initializer_list<int> rank_counts) {
+  for (int ranks : rank_counts) {
+    SCOPED_TRACE("ranks " + std::to_string(ranks));
+    const auto runs = on_ranks<dda::result<double>>(
+        ranks, [&](const parallel::communicator& c) { return dda::run(prob, net, p, stream, c); });
+    for (int q = 0; q < ranks; ++q)
+      expect_dda_identical(serial, runs[static_cast<std::size_t>(q)], ranks, q);
+  }
+}
+
 TEST(DIST_DDA, RanksGiveTheSerialBits) {
-  auto data = dda::synthetic_data(400, 5, 7);
-  const dda::problem<double> prob(data.X, data.y, 10, problems::regularizer<double>::l2(1e-3));
-  dda::params<double> p;
-  p.iterations = 120;
-  p.epsilon = 0.8;
-  p.delta = 1e-5;
-  p.gamma = 1;
-  p.trace_every = 50;
+  const auto prob = test::dda_synthetic_problem(400, 5, 7, 10);
+  auto p = dist_dda_params(120, 50);
   p.diagnostics = true;  // the trace of a private run is a diagnostic (PRIV.RELEASE)
   const philox_stream stream(20261121, 1);
   for (const auto mode : {dda::activation_mode::edges, dda::activation_mode::nodes}) {
@@ -486,61 +484,35 @@ TEST(DIST_DDA, RanksGiveTheSerialBits) {
     if (mode == dda::activation_mode::nodes) p.calibration = dda::calibration_kind::none;
     const dda::result<double> serial = dda::run(prob, net, p, stream);
     ASSERT_EQ(serial.trace.size(), 3U);
-    for (int ranks : {2, 3, 4, 11}) {  // 11 ranks > 10 nodes: one rank owns no node
-      SCOPED_TRACE("ranks " + std::to_string(ranks));
-      const auto runs = on_ranks<dda::result<double>>(ranks, [&](const parallel::communicator& c) {
-        return dda::run(prob, net, p, stream, c);
-      });
-      for (int q = 0; q < ranks; ++q)
-        expect_dda_identical(serial, runs[static_cast<std::size_t>(q)], ranks, q);
-    }
+    // 11 ranks > 10 nodes: one rank owns no node
+    expect_dda_ranks_match(prob, net, p, stream, serial, {2, 3, 4, 11});
   }
 }
 
 /// A short run (edge activation, 30 rounds, P = 3, conventional rounds): the fast DDA case of
 /// the ThreadSanitizer phase (point-to-point messages and gathers between the fake ranks).
 TEST(DIST_DDA, SmallRunOnRanks) {
-  auto data = dda::synthetic_data(60, 3, 5);
-  const dda::problem<double> prob(data.X, data.y, 6, problems::regularizer<double>::l2(1e-3));
-  dda::params<double> p;
-  p.iterations = 30;
-  p.epsilon = 0.8;
-  p.delta = 1e-5;
-  p.gamma = 1;
-  p.trace_every = 10;
+  const auto prob = test::dda_synthetic_problem(60, 3, 5, 6);
+  auto p = dist_dda_params(30, 10);
   p.calibration = dda::calibration_kind::none;  // no σ search: the case stays short under TSan
   const philox_stream stream(3, 1);
   const dda::network net = dda_net(6, dda::activation_mode::edges);
   const dda::result<double> serial = dda::run(prob, net, p, stream);
-  const auto runs = on_ranks<dda::result<double>>(
-      3, [&](const parallel::communicator& c) { return dda::run(prob, net, p, stream, c); });
-  for (int q = 0; q < 3; ++q) expect_dda_identical(serial, runs[static_cast<std::size_t>(q)], 3, q);
+  expect_dda_ranks_match(prob, net, p, stream, serial, {3});
 }
 
 /// Secure mode (spec/dda.md SEC.DDA): the lattice Gaussian is drawn from each node's substream,
 /// so the ranks still give the serial bits, and the serial run is the threaded one.
 TEST(DIST_DDA, SecureRanksGiveTheSerialBits) {
-  auto data = dda::synthetic_data(200, 4, 9);
-  const dda::problem<double> prob(data.X, data.y, 8, problems::regularizer<double>::l2(1e-3));
-  dda::params<double> p;
-  p.iterations = 60;
-  p.epsilon = 0.8;
-  p.delta = 1e-5;
-  p.gamma = 1;
-  p.trace_every = 20;
+  const auto prob = test::dda_synthetic_problem(200, 4, 9, 8);
+  auto p = dist_dda_params(60, 20);
   p.diagnostics = true;  // the trace of a private run is a diagnostic (PRIV.RELEASE)
   p.release = noise_mode::secure;
   const philox_stream stream(4, 1);
   const dda::network net = dda_net(8, dda::activation_mode::edges);
   const dda::result<double> serial = dda::run(prob, net, p, stream);
   EXPECT_EQ(serial.privacy.noise, noise_mode::secure);
-  for (int ranks : {2, 3}) {
-    SCOPED_TRACE("ranks " + std::to_string(ranks));
-    const auto runs = on_ranks<dda::result<double>>(
-        ranks, [&](const parallel::communicator& c) { return dda::run(prob, net, p, stream, c); });
-    for (int q = 0; q < ranks; ++q)
-      expect_dda_identical(serial, runs[static_cast<std::size_t>(q)], ranks, q);
-  }
+  expect_dda_ranks_match(prob, net, p, stream, serial, {2, 3});
 }
 
 }  // namespace

@@ -18,17 +18,23 @@
 
 namespace dpref::accel::bounds {
 
-/// ρ_λ: spectral radius of T_λ (accel proof of Theorem 3.5). @spec ACCEL.THM35
+/// Spectral radius of the 2×2 matrix of trace s and determinant det (e.g. [[s, −det], [1, 0]]):
+/// the larger |(s ± √(s² − 4 det))/2|.
 template <real_scalar Real>
-Real hb_mode_radius(const Real& alpha, const Real& beta, const Real& lambda) {
+Real companion_radius(const Real& s, const Real& det) {
   using std::abs;
   using std::sqrt;
-  const Real s = Real(1) + beta - alpha * lambda;
-  const Real disc = s * s - Real(4) * beta;
-  if (disc < Real(0)) return sqrt(beta);  // complex pair: |a±|² = a₊a₋ = β
+  const Real disc = s * s - Real(4) * det;
+  if (disc < Real(0)) return sqrt(det);  // complex pair: |a±|² = a₊a₋ = det
   const Real r = sqrt(disc);
   const Real p = abs(s + r), q = abs(s - r);
   return (p > q ? p : q) / Real(2);
+}
+
+/// ρ_λ: spectral radius of T_λ (accel proof of Theorem 3.5). @spec ACCEL.THM35
+template <real_scalar Real>
+Real hb_mode_radius(const Real& alpha, const Real& beta, const Real& lambda) {
+  return companion_radius(Real(Real(1) + beta - alpha * lambda), beta);
 }
 
 /// ρ of accel (3.18) = max{|a_{μ,±}|, |a_{L,±}|}. @param alpha > 0 @param beta in [0, 1)
@@ -50,15 +56,8 @@ Real hb_rate(const Real& alpha, const Real& beta, const Real& mu, const Real& L)
 /// @spec ACCEL.NAG
 template <real_scalar Real>
 Real nag_mode_radius(const Real& alpha, const Real& beta, const Real& lambda) {
-  using std::abs;
-  using std::sqrt;
   const Real c = Real(1) - alpha * lambda;
-  const Real s = (Real(1) + beta) * c, det = beta * c;
-  const Real disc = s * s - Real(4) * det;
-  if (disc < Real(0)) return sqrt(det);
-  const Real r = sqrt(disc);
-  const Real p = abs(s + r), q = abs(s - r);
-  return (p > q ? p : q) / Real(2);
+  return companion_radius(Real((Real(1) + beta) * c), Real(beta * c));
 }
 
 /// Stationary per-mode variance γ(λ) (errata ACC-E4, property 16). Requires the mode to be

@@ -171,10 +171,11 @@ result<Real> execute(const Problem& P, const params<Real>& p, long long m, const
 /// The constant-momentum methods DP-SHB (accel (3.1)) and DP-NAG (accel (4.1)): α and β fixed
 /// over the T steps, uniform split of Proposition 3.1. β defaults to
 /// (1 − √(μα))/(1 + √(μα)); with `check_nesterov_range` (NAG, Theorem 4.1) μα <= 1 is required
-/// even when β is given.
+/// even when β is given. The result is labelled `algorithm`.
 template <class Problem, real_scalar Real>
-result<Real> run_constant_momentum(method kind, bool check_nesterov_range, const Problem& problem,
-                                   const params<Real>& p, const philox_stream& stream) {
+result<Real> run_constant_momentum(algorithm_kind algorithm, method kind, bool check_nesterov_range,
+                                   const Problem& problem, const params<Real>& p,
+                                   const philox_stream& stream) {
   const long long m = validate_common(problem, p);
   const Real a = resolve_alpha(problem, p);
   Real be;
@@ -190,6 +191,7 @@ result<Real> run_constant_momentum(method kind, bool check_nesterov_range, const
   pl.beta.assign(static_cast<std::size_t>(p.iterations), be);
   pl.restart.assign(static_cast<std::size_t>(p.iterations), 0);
   result<Real> r;
+  r.algorithm = algorithm;
   r.alpha = a;
   r.beta = be;
   r.smoothness = public_L(problem, p);

@@ -9,7 +9,6 @@
 #pragma once
 
 #include <string>
-#include <utility>
 #include <vector>
 
 #include "dpref/accel/json.hpp"
@@ -20,12 +19,6 @@ namespace dpref::accel {
 /// The family trajectories/accel (registered in src/papers/papers.cpp).
 inline conformance::family conformance_trajectories() {
   namespace g = conformance::gen;
-  const conformance::paper_runner runner = DPREF_PAPER_RUNNER("accel", ::dpref::accel);
-  conformance::family f{"trajectories/accel",
-                        "one short run per accel algorithm (gd, shb, nag, nag_opt, masg, "
-                        "masg_opt): released x, noise scales, iterations and certified epsilon "
-                        "vs the mpfr:60 run",
-                        {}};
   const io::json base = io::json::parse(R"(
       {"problem": {"data": "", "n": 200, "d": 3, "l1_bound": 20, "lambda": 0.01, "data_seed": 1,
       "intercept": false}, "params": {"algorithm": "gd", "epsilon": 1, "iterations": 15,
@@ -33,21 +26,20 @@ inline conformance::family conformance_trajectories() {
       "noise_scale": null, "trace": false, "E0": null, "masg_p": 1, "masg_n1": null,
       "allow_over_budget": false, "fstar": false}, "seed": 20261121, "stream": 0})");
   const io::json iterate = g::rel_tol("1e-12"), guarantee = g::rel_tol("1e-13");
-  const std::vector<std::pair<std::string, io::json>> out = {
-      {"/iterates/x", iterate},
-      {"/iterates/noise_scales", iterate},
-      {"/iterations", g::exact_tol()},
-      {"/privacy/guarantee/epsilon", guarantee}};
-  for (const char* algorithm : {"gd", "shb", "nag", "nag_opt", "masg", "masg_opt"}) {
-    io::json config = base;
-    config["params"]["algorithm"] = algorithm;
-    const std::string a = algorithm;
-    if (a == "nag_opt" || a == "masg_opt") config["params"]["E0"] = 10;  // Remark 4.1's T′ ≤ T
-    f.vectors.push_back(conformance::trajectory_vector_each(
-        f.path + "/" + a, runner, io::without_inapplicable<::dpref::accel::config<double>>(config),
-        out));
+  const conformance::trajectory_outputs out = {{"/iterates/x", iterate},
+                                               {"/iterates/noise_scales", iterate},
+                                               {"/iterations", g::exact_tol()},
+                                               {"/privacy/guarantee/epsilon", guarantee}};
+  std::vector<conformance::trajectory_case> cases;
+  for (const std::string a : {"gd", "shb", "nag", "nag_opt", "masg", "masg_opt"}) {
+    const bool opt = a == "nag_opt" || a == "masg_opt";  // E0 = 10: Remark 4.1's T′ ≤ T
+    cases.push_back({a, out, opt ? io::json{{"E0", 10}} : io::json::object()});
   }
-  return f;
+  return conformance::trajectory_family<::dpref::accel::config<double>>(
+      DPREF_PAPER_RUNNER("accel", ::dpref::accel),
+      "one short run per accel algorithm (gd, shb, nag, nag_opt, masg, masg_opt): released x, "
+      "noise scales, iterations and certified epsilon vs the mpfr:60 run",
+      base, cases);
 }
 
 }  // namespace dpref::accel

@@ -10,9 +10,8 @@ namespace dpref::accel::dp_nag {
 /// @spec ACCEL.NAG
 template <class Problem, real_scalar Real = detail::problem_real<Problem>>
 result<Real> run(const Problem& problem, const params<Real>& p, const philox_stream& stream) {
-  auto r = detail::run_constant_momentum(detail::method::nesterov, true, problem, p, stream);
-  r.algorithm = algorithm_kind::nag;
-  return r;
+  return detail::run_constant_momentum(algorithm_kind::nag, detail::method::nesterov, true, problem,
+                                       p, stream);
 }
 
 }  // namespace dpref::accel::dp_nag

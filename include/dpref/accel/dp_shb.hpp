@@ -14,9 +14,8 @@ namespace dpref::accel::dp_shb {
 /// @spec ACCEL.SHB
 template <class Problem, real_scalar Real = detail::problem_real<Problem>>
 result<Real> run(const Problem& problem, const params<Real>& p, const philox_stream& stream) {
-  auto r = detail::run_constant_momentum(detail::method::heavy_ball, false, problem, p, stream);
-  r.algorithm = algorithm_kind::shb;
-  return r;
+  return detail::run_constant_momentum(algorithm_kind::shb, detail::method::heavy_ball, false,
+                                       problem, p, stream);
 }
 
 }  // namespace dpref::accel::dp_shb

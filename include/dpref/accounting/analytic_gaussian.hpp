@@ -3,6 +3,7 @@
 #pragma once
 
 #include "dpref/accounting/certified.hpp"
+#include "dpref/accounting/gaussian.hpp"
 #include "dpref/accounting/types.hpp"
 
 namespace dpref::accounting {
@@ -50,10 +51,7 @@ Real analytic_gaussian_delta(const Real& l2_sensitivity, const Real& sigma, cons
 template <real_scalar Real>
 approx_dp<Real> analytic_gaussian_privacy(const Real& l2_sensitivity, const Real& sigma,
                                           const Real& delta) {
-  require_positive("analytic_gaussian_privacy", "l2_sensitivity", l2_sensitivity);
-  require_positive("analytic_gaussian_privacy", "sigma", sigma);
-  require_delta("analytic_gaussian_privacy", "delta", delta);
-  if (!(delta > Real(0))) fail_domain("analytic_gaussian_privacy", "delta", "> 0", delta);
+  detail::require_gaussian_privacy("analytic_gaussian_privacy", l2_sensitivity, sigma, delta);
   auto ok = [&](const Real& e) {
     return analytic_gaussian_delta(l2_sensitivity, sigma, e) <= delta;
   };
@@ -73,8 +71,7 @@ template <real_scalar Real>
 Real analytic_gaussian_sigma(const Real& l2_sensitivity, const Real& eps, const Real& delta) {
   require_positive("analytic_gaussian_sigma", "l2_sensitivity", l2_sensitivity);
   require_epsilon("analytic_gaussian_sigma", "eps", eps);
-  require_delta("analytic_gaussian_sigma", "delta", delta);
-  if (!(delta > Real(0))) fail_domain("analytic_gaussian_sigma", "delta", "> 0", delta);
+  require_positive_delta("analytic_gaussian_sigma", "delta", delta);
   auto ok = [&](const Real& s) { return analytic_gaussian_delta(l2_sensitivity, s, eps) <= delta; };
   using std::log;
   using std::sqrt;

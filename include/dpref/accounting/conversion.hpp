@@ -43,8 +43,7 @@ template <real_scalar Real>
 conversion_result<Real> rdp_to_dp(const rdp_curve<Real>& curve, const Real& delta,
                                   conversion_method method = conversion_method::balle2020) {
   validate_curve("rdp_to_dp", curve);
-  require_delta("rdp_to_dp", "delta", delta);
-  if (!(delta > Real(0))) fail_domain("rdp_to_dp", "delta", "> 0", delta);
+  require_positive_delta("rdp_to_dp", "delta", delta);
   certifier<Real> c;
   using std::log;
   const work_real lid = -log(c.in(delta));
@@ -64,14 +63,21 @@ conversion_result<Real> rdp_to_dp(const rdp_curve<Real>& curve, const Real& delt
   return {{eps, delta}, curve.orders[best], edge};
 }
 
+namespace detail {
+/// The arguments of an ε-DP → RDP conversion `fn`: ε (require_epsilon) and α (require_order).
+template <real_scalar Real>
+void require_pure_to_rdp(const char* fn, const Real& eps, const Real& order) {
+  require_epsilon(fn, "eps", eps);
+  require_order(fn, "order", order);
+}
+}  // namespace detail
+
 /// ε-DP → RDP, Bun–Steinke 2016 (Prop 3.3): D_α ≤ αε²/2.
 /// @param eps ε > 0 @param order α > 1 @return RDP ε(α) rounded up
 /// @spec ACC.CONV.PURE2RDP
 template <real_scalar Real>
 Real pure_to_rdp_bun_steinke(const Real& eps, const Real& order) {
-  require_epsilon("pure_to_rdp_bun_steinke", "eps", eps);
-  if (!is_finite_value(order) || !(order > Real(1)))
-    fail_domain("pure_to_rdp_bun_steinke", "order", "> 1", order);
+  detail::require_pure_to_rdp("pure_to_rdp_bun_steinke", eps, order);
   certifier<Real> c;
   const work_real e = c.in(eps);
   return c.up(c.in(order)*e * e / 2);
@@ -100,9 +106,7 @@ Real pure_to_rdp_up(const certifier<Real>& c, const work_real& e, const work_rea
 /// @spec ACC.CONV.PURE2RDP
 template <real_scalar Real>
 Real pure_to_rdp(const Real& eps, const Real& order) {
-  require_epsilon("pure_to_rdp", "eps", eps);
-  if (!is_finite_value(order) || !(order > Real(1)))
-    fail_domain("pure_to_rdp", "order", "> 1", order);
+  detail::require_pure_to_rdp("pure_to_rdp", eps, order);
   certifier<Real> c;
   return detail::pure_to_rdp_up(c, c.in(eps), c.in(order), &eps);
 }
@@ -125,8 +129,7 @@ namespace fast {
 /// @spec ACC.CONV.BALLE
 inline conversion_result<double> rdp_to_dp(const rdp_curve<double>& curve, double delta) {
   validate_curve("fast::rdp_to_dp", curve);
-  require_delta("fast::rdp_to_dp", "delta", delta);
-  if (!(delta > 0.0)) fail_domain("fast::rdp_to_dp", "delta", "> 0", delta);
+  require_positive_delta("fast::rdp_to_dp", "delta", delta);
   const double lid = -std::log(delta);
   std::size_t best = 0;
   double best_v = 0.0;

@@ -3,12 +3,24 @@
 // analytic_gaussian.hpp.
 #pragma once
 
+#include <string_view>
 #include <vector>
 
 #include "dpref/accounting/certified.hpp"
 #include "dpref/accounting/types.hpp"
 
 namespace dpref::accounting {
+
+namespace detail {
+/// The arguments of a Gaussian (ε, δ) analysis `fn`: Δ > 0, σ > 0, δ ∈ (0, 1).
+template <real_scalar Real>
+void require_gaussian_privacy(std::string_view fn, const Real& l2_sensitivity, const Real& sigma,
+                              const Real& delta) {
+  require_positive(fn, "l2_sensitivity", l2_sensitivity);
+  require_positive(fn, "sigma", sigma);
+  require_positive_delta(fn, "delta", delta);
+}
+}  // namespace detail
 
 /// Classical Gaussian mechanism (Dwork–Roth Thm A.1): ε = √(2 ln(1.25/δ)) Δ/σ, valid for ε < 1.
 /// @param l2_sensitivity Δ > 0 @param sigma σ > 0 @param delta δ ∈ (0, 1)
@@ -17,10 +29,7 @@ namespace dpref::accounting {
 template <real_scalar Real>
 approx_dp<Real> gaussian_privacy_classical(const Real& l2_sensitivity, const Real& sigma,
                                            const Real& delta) {
-  require_positive("gaussian_privacy_classical", "l2_sensitivity", l2_sensitivity);
-  require_positive("gaussian_privacy_classical", "sigma", sigma);
-  require_delta("gaussian_privacy_classical", "delta", delta);
-  if (!(delta > Real(0))) fail_domain("gaussian_privacy_classical", "delta", "> 0", delta);
+  detail::require_gaussian_privacy("gaussian_privacy_classical", l2_sensitivity, sigma, delta);
   Real eps;
   {
     using std::log;
@@ -43,8 +52,7 @@ Real gaussian_sigma_classical(const Real& l2_sensitivity, const Real& eps, const
   require_positive("gaussian_sigma_classical", "l2_sensitivity", l2_sensitivity);
   require_epsilon("gaussian_sigma_classical", "eps", eps);
   if (!(eps < Real(1))) fail_domain("gaussian_sigma_classical", "eps", "< 1", eps);
-  require_delta("gaussian_sigma_classical", "delta", delta);
-  if (!(delta > Real(0))) fail_domain("gaussian_sigma_classical", "delta", "> 0", delta);
+  require_positive_delta("gaussian_sigma_classical", "delta", delta);
   using std::log;
   using std::sqrt;
   certifier<Real> c;
@@ -60,8 +68,7 @@ template <real_scalar Real>
 Real gaussian_rdp(const Real& l2_sensitivity, const Real& sigma, const Real& order) {
   require_positive("gaussian_rdp", "l2_sensitivity", l2_sensitivity);
   require_positive("gaussian_rdp", "sigma", sigma);
-  if (!is_finite_value(order) || !(order > Real(1)))
-    fail_domain("gaussian_rdp", "order", "> 1", order);
+  require_order("gaussian_rdp", "order", order);
   certifier<Real> c;
   const work_real r = c.in(l2_sensitivity) / c.in(sigma);
   return c.up(c.in(order)*r * r / 2);

@@ -89,8 +89,7 @@ template <real_scalar Real>
 Real laplace_rdp(const Real& l1_sensitivity, const Real& scale, const Real& order) {
   require_positive("laplace_rdp", "l1_sensitivity", l1_sensitivity);
   require_positive("laplace_rdp", "scale", scale);
-  if (!is_finite_value(order) || !(order > Real(1)))
-    fail_domain("laplace_rdp", "order", "> 1", order);
+  require_order("laplace_rdp", "order", order);
   certifier<Real> c;
   const auto [v, s] = detail::laplace_rdp_work(c.in(l1_sensitivity) / c.in(scale), c.in(order));
   const Real r = c.up(v, s);

@@ -269,13 +269,7 @@ guarantee<Real> account_pld(const std::vector<event<Real>>& events,
           .fail("delta", "above the certified mass at infinite privacy loss of the PLD", opt.delta);
     parts.push_back({Real(eps), opt.delta});
   }
-  if (!parts.empty()) {
-    const approx_dp<Real> t = compose_sequential(parts);
-    g.epsilon = t.eps;
-    g.delta = t.delta;
-  }
-  g.method = accounting_method::pld;
-  return g;
+  return composed_guarantee(std::move(g), parts, accounting_method::pld);
 }
 
 }  // namespace dpref::accounting::detail

@@ -290,6 +290,20 @@ void check_rdp_work(const std::vector<event<Real>>& events, const accounting_opt
               opt.rdp_max_evaluations);
 }
 
+/// `g` of the accounting method `method`, its (ε, δ) the sequential composition of `parts` (left
+/// as they are when there are none).
+template <real_scalar Real>
+guarantee<Real> composed_guarantee(guarantee<Real> g, const std::vector<approx_dp<Real>>& parts,
+                                   accounting_method method) {
+  if (!parts.empty()) {
+    const approx_dp<Real> t = compose_sequential(parts);
+    g.epsilon = t.eps;
+    g.delta = t.delta;
+  }
+  g.method = method;
+  return g;
+}
+
 /// The RDP method (file comment). @spec ACC.ACCOUNT ACC.WORK.BOUND
 template <real_scalar Real>
 guarantee<Real> account_rdp(const std::vector<event<Real>>& events,
@@ -324,13 +338,7 @@ guarantee<Real> account_rdp(const std::vector<event<Real>>& events,
     g.rdp_part = rdp_to_dp(*rdp_total, opt.delta, opt.conversion);
     parts.push_back(g.rdp_part->guarantee);
   }
-  if (!parts.empty()) {
-    const approx_dp<Real> t = compose_sequential(parts);
-    g.epsilon = t.eps;
-    g.delta = t.delta;
-  }
-  g.method = accounting_method::rdp;
-  return g;
+  return composed_guarantee(std::move(g), parts, accounting_method::rdp);
 }
 
 }  // namespace dpref::accounting::detail

@@ -116,9 +116,8 @@ inline std::vector<work_real> binomial_mix_logs(const std::vector<work_real>& P,
   Q[0] = 1;
   for (long j = 1; j <= amax; ++j) {
     Q[static_cast<std::size_t>(j)] = Q[static_cast<std::size_t>(j - 1)];
-    mpfr_div_ui(Q[static_cast<std::size_t>(j)].data(),
-                Q[static_cast<std::size_t>(j)].data(), static_cast<unsigned long>(j),
-                MPFR_RNDN);
+    mpfr_div_ui(Q[static_cast<std::size_t>(j)].data(), Q[static_cast<std::size_t>(j)].data(),
+                static_cast<unsigned long>(j), MPFR_RNDN);
   }
   std::vector<work_real> out;
   out.reserve(ord.size());
@@ -127,8 +126,7 @@ inline std::vector<work_real> binomial_mix_logs(const std::vector<work_real>& P,
     mpfr_set_zero(acc.data(), 1);
     for (long k = kmin; k <= a; ++k)
       mpfr_fma(acc.data(), P[static_cast<std::size_t>(k)].data(),
-               Q[static_cast<std::size_t>(a - k)].data(), acc.data(),
-               MPFR_RNDN);
+               Q[static_cast<std::size_t>(a - k)].data(), acc.data(), MPFR_RNDN);
     out.push_back(log(acc) + work_real(a) * l1q - log(Q[static_cast<std::size_t>(a)]));
   }
   return out;
@@ -137,6 +135,29 @@ inline std::vector<work_real> binomial_mix_logs(const std::vector<work_real>& P,
 /// Largest |log| of the quantities of binomial_mix_logs must stay far inside MPFR's exponent
 /// range (about 7e8 nats); beyond 1e8 the log-space path is used.
 inline bool fits_direct(double log_magnitude) { return log_magnitude < 1e8; }
+
+/// The log-space path: for each order a of `ord`, terms(a, lf, t) writes the log-terms t[0, n)
+/// of the sum at a (lf[k] = log k!, t of `slots` entries) and returns n; take(a, e) receives
+/// e = log Σ exp(t_i) / (a − 1) (log_sum_exp_up at `bits`).
+template <class Terms, class Take>
+void log_space_orders(const std::vector<long>& ord, std::size_t slots, int bits, Terms&& terms,
+                      Take&& take) {
+  const std::vector<work_real> lf = log_factorials(ord.back());
+  std::vector<work_real> t(slots);
+  for (const long a : ord) {
+    const std::size_t n = terms(a, lf, t);
+    const work_real e = log_sum_exp_up(t, n, bits) / work_real(a - 1);
+    take(a, e);
+  }
+}
+
+/// A subsampled ε′(α) rounded up, `r`, capped by the mechanism's own ε(α) (subsampling never
+/// hurts) and at 0 from below.
+template <real_scalar Real>
+Real capped_by_base(const Real& r, const Real& base) {
+  if (!(r < base)) return base;
+  return r < Real(0) ? Real(0) : r;
+}
 
 }  // namespace detail
 
@@ -192,17 +213,11 @@ rdp_curve<Real> poisson_subsampled_rdp_zw(const rdp_curve<Real>& base, const Rea
       const long a = ord[i];
       const work_real t0 = work_real(a - 1) * l1q + detail::w_log1p(work_real(a - 1) * qw);
       const work_real e = detail::w_logaddexp(t0, tail[i]) / work_real(a - 1);
-      const Real r = c.up(e, work_real(1));
-      if (!(r < base.eps[i]))
-        out.eps.push_back(base.eps[i]);  // subsampling never hurts
-      else
-        out.eps.push_back(r < Real(0) ? Real(0) : r);
+      out.eps.push_back(detail::capped_by_base(c.up(e, work_real(1)), base.eps[i]));
     }
     return out;
   }
-  const std::vector<work_real> lf = detail::log_factorials(amax);
-  std::vector<work_real> t(static_cast<std::size_t>(amax) + 2);
-  for (const long a : ord) {
+  const auto terms = [&](long a, const std::vector<work_real>& lf, std::vector<work_real>& t) {
     std::size_t n = 0;
     const auto lf_a = lf[static_cast<std::size_t>(a)];
     if (!full) {
@@ -219,14 +234,13 @@ rdp_curve<Real> poisson_subsampled_rdp_zw(const rdp_curve<Real>& base, const Rea
       if (l < a) v += lf_a - lf[il] - lf[static_cast<std::size_t>(a - l)] + work_real(a - l) * l1q;
       t[n++] = v;
     }
-    const work_real e = detail::log_sum_exp_up(t, n, c.bits()) / work_real(a - 1);
-    const std::size_t ia = static_cast<std::size_t>(a - 2);
-    const Real r = c.up(e, work_real(1));
-    if (!(r < base.eps[ia]))
-      out.eps.push_back(base.eps[ia]);  // subsampling never hurts
-    else
-      out.eps.push_back(r < Real(0) ? Real(0) : r);
-  }
+    return n;
+  };
+  detail::log_space_orders(
+      ord, static_cast<std::size_t>(amax) + 2, c.bits(), terms, [&](long a, const work_real& e) {
+        const Real r = c.up(e, work_real(1));
+        out.eps.push_back(detail::capped_by_base(r, base.eps[static_cast<std::size_t>(a - 2)]));
+      });
   return out;
 }
 
@@ -276,9 +290,7 @@ rdp_curve<Real> poisson_subsampled_gaussian_rdp(const Real& q, const Real& noise
     }
     return out;
   }
-  const std::vector<work_real> lf = detail::log_factorials(amax);
-  std::vector<work_real> t(static_cast<std::size_t>(amax) + 1);
-  for (const long a : ord) {
+  const auto terms = [&](long a, const std::vector<work_real>& lf, std::vector<work_real>& t) {
     std::size_t n = 0;
     const auto& lf_a = lf[static_cast<std::size_t>(a)];
     for (long k = full ? a : 0; k <= a; ++k) {
@@ -287,10 +299,13 @@ rdp_curve<Real> poisson_subsampled_gaussian_rdp(const Real& q, const Real& noise
       if (k < a) v += lf_a - lf[ik] - lf[static_cast<std::size_t>(a - k)] + work_real(a - k) * l1q;
       t[n++] = v;
     }
-    const work_real e = detail::log_sum_exp_up(t, n, c.bits()) / work_real(a - 1);
-    const Real r = c.up(e, work_real(1));
-    out.eps.push_back(r < Real(0) ? Real(0) : r);
-  }
+    return n;
+  };
+  detail::log_space_orders(ord, static_cast<std::size_t>(amax) + 1, c.bits(), terms,
+                           [&](long, const work_real& e) {
+                             const Real r = c.up(e, work_real(1));
+                             out.eps.push_back(r < Real(0) ? Real(0) : r);
+                           });
   return out;
 }
 

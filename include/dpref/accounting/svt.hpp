@@ -44,8 +44,7 @@ Real svt_laplace_rdp(const Real& order, const Real& eps1, const Real& eps2,
                      svt_bound bound = svt_bound::proven) {
   require_epsilon("svt_laplace_rdp", "eps1", eps1);
   require_epsilon("svt_laplace_rdp", "eps2", eps2);
-  if (!is_finite_value(order) || !(order > Real(1)))
-    fail_domain("svt_laplace_rdp", "order", "> 1", order);
+  require_order("svt_laplace_rdp", "order", order);
   certifier<Real> c;
   const work_real a = c.in(order), e1 = c.in(eps1), e2 = c.in(eps2);
   if (bound == svt_bound::proven) return detail::pure_to_rdp_up<Real>(c, e1 + 2 * e2, a, nullptr);
@@ -66,8 +65,7 @@ Real svt_laplace_rdp(const Real& order, const Real& eps1, const Real& eps2,
 template <real_scalar Real>
 Real svt_gaussian_rdp(const Real& order, const Real& sensitivity, const Real& sigma1,
                       const Real& sigma2, long max_queries, svt_bound bound = svt_bound::proven) {
-  if (!is_finite_value(order) || !(order > Real(1)))
-    fail_domain("svt_gaussian_rdp", "order", "> 1", order);
+  require_order("svt_gaussian_rdp", "order", order);
   require_positive("svt_gaussian_rdp", "sensitivity", sensitivity);
   require_positive("svt_gaussian_rdp", "sigma1", sigma1);
   require_positive("svt_gaussian_rdp", "sigma2", sigma2);

@@ -56,6 +56,21 @@ void require_delta(std::string_view fn, std::string_view param, const Real& delt
     fail_domain(fn, param, "in [0, 1)", delta);
 }
 
+/// Validates a δ value in (0, 1): require_delta, then δ > 0.
+/// @spec ACC.TYPES
+template <real_scalar Real>
+void require_positive_delta(std::string_view fn, std::string_view param, const Real& delta) {
+  require_delta(fn, param, delta);
+  if (!(delta > Real(0))) fail_domain(fn, param, "> 0", delta);
+}
+
+/// Validates a Rényi order α: finite and > 1.
+/// @spec ACC.TYPES
+template <real_scalar Real>
+void require_order(std::string_view fn, std::string_view param, const Real& order) {
+  if (!is_finite_value(order) || !(order > Real(1))) fail_domain(fn, param, "> 1", order);
+}
+
 /// Validates a sampling rate q ∈ (0, 1].
 /// @spec ACC.TYPES
 template <real_scalar Real>

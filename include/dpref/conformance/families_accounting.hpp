@@ -63,6 +63,20 @@ inline io::json ledger(io::json accounting, io::json events) {
   return {{"accounting", std::move(accounting)}, {"events", std::move(events)}};
 }
 
+/// The "sampling" object of an event: Poisson at `rate` (add/remove neighbours).
+inline io::json poisson(const char* rate) {
+  return {{"scheme", "poisson"}, {"rate", rate}, {"neighbouring", "add_remove"}};
+}
+
+/// The "sampling" object of an event: `sample_size` of `population` records without replacement
+/// (replace-one neighbours).
+inline io::json without_replacement(long long sample_size, long long population) {
+  return {{"scheme", "without_replacement"},
+          {"sample_size", sample_size},
+          {"population", population},
+          {"neighbouring", "replace_one"}};
+}
+
 inline io::json rdp_options(const char* delta = "0.00000762939453125", long long max_order = 256,
                             const char* conversion = "balle2020") {
   return {
@@ -102,24 +116,16 @@ inline family accounting_events_family() {
        ledger(
            rdp_options("0.00000762939453125", 256, "mironov"),
            {{{"mechanism", "gaussian"}, {"sensitivity", "1"}, {"sigma", "1.5"}, {"count", 10}}})},
-      {"gaussian-poisson-mtz",
-       ledger(
-           rdp_options(),
-           {{{"mechanism", "gaussian"},
-             {"sensitivity", "1"},
-             {"sigma", "1.125"},
-             {"count", 1000},
-             {"sampling",
-              {{"scheme", "poisson"}, {"rate", "0.0078125"}, {"neighbouring", "add_remove"}}}}})},
+      {"gaussian-poisson-mtz", ledger(rdp_options(), {{{"mechanism", "gaussian"},
+                                                       {"sensitivity", "1"},
+                                                       {"sigma", "1.125"},
+                                                       {"count", 1000},
+                                                       {"sampling", poisson("0.0078125")}}})},
       {"gaussian-wor-wbk", ledger(rdp_options(), {{{"mechanism", "gaussian"},
                                                    {"sensitivity", "1"},
                                                    {"sigma", "1.25"},
                                                    {"count", 100},
-                                                   {"sampling",
-                                                    {{"scheme", "without_replacement"},
-                                                     {"sample_size", 64},
-                                                     {"population", 4096},
-                                                     {"neighbouring", "replace_one"}}}}})},
+                                                   {"sampling", without_replacement(64, 4096)}}})},
       {"exponential", ledger(pure_opt, {{{"mechanism", "exponential"},
                                          {"utility_sensitivity", "0.5"},
                                          {"scale", "4"},
@@ -168,31 +174,21 @@ inline family accounting_events_family() {
                                                          {"max_queries", 10},
                                                          {"bound", "proven"},
                                                          {"count", 2}}})},
-      {"laplace-poisson-zhu-wang",
-       ledger(rdp_options(),
-              {{{"mechanism", "laplace"},
-                {"sensitivity", "1"},
-                {"scale", "2"},
-                {"analysis", "rdp"},
-                {"count", 200},
-                {"sampling",
-                 {{"scheme", "poisson"}, {"rate", "0.0625"}, {"neighbouring", "add_remove"}}}}})},
+      {"laplace-poisson-zhu-wang", ledger(rdp_options(), {{{"mechanism", "laplace"},
+                                                           {"sensitivity", "1"},
+                                                           {"scale", "2"},
+                                                           {"analysis", "rdp"},
+                                                           {"count", 200},
+                                                           {"sampling", poisson("0.0625")}}})},
       {"pure-wor-amplified", ledger(pure_opt, {{{"mechanism", "pure"},
                                                 {"epsilon", "1"},
                                                 {"count", 10},
-                                                {"sampling",
-                                                 {{"scheme", "without_replacement"},
-                                                  {"sample_size", 16},
-                                                  {"population", 256},
-                                                  {"neighbouring", "replace_one"}}}}})},
-      {"laplace-poisson-amplified",
-       ledger(pure_opt,
-              {{{"mechanism", "laplace"},
-                {"sensitivity", "1"},
-                {"scale", "0.5"},
-                {"count", 7},
-                {"sampling",
-                 {{"scheme", "poisson"}, {"rate", "0.125"}, {"neighbouring", "add_remove"}}}}})},
+                                                {"sampling", without_replacement(16, 256)}}})},
+      {"laplace-poisson-amplified", ledger(pure_opt, {{{"mechanism", "laplace"},
+                                                       {"sensitivity", "1"},
+                                                       {"scale", "0.5"},
+                                                       {"count", 7},
+                                                       {"sampling", poisson("0.125")}}})},
   };
   std::vector<std::pair<std::string, io::json>> refused = {
       {"gaussian-negative-sigma",
@@ -212,12 +208,11 @@ inline family accounting_events_family() {
 }
 
 inline family accounting_compositions_family() {
-  const io::json sgd = {
-      {"mechanism", "gaussian"},
-      {"sensitivity", "1"},
-      {"sigma", "1.125"},
-      {"count", 10000},
-      {"sampling", {{"scheme", "poisson"}, {"rate", "0.0078125"}, {"neighbouring", "add_remove"}}}};
+  const io::json sgd = {{"mechanism", "gaussian"},
+                        {"sensitivity", "1"},
+                        {"sigma", "1.125"},
+                        {"count", 10000},
+                        {"sampling", poisson("0.0078125")}};
   const io::json lap = {
       {"mechanism", "laplace"}, {"sensitivity", "1"}, {"scale", "20"}, {"count", 5}};
   const io::json expm = {{"mechanism", "exponential"},

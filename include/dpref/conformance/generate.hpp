@@ -75,6 +75,34 @@ inline io::json trajectory_vector(const std::string& id, const paper_runner& run
   return trajectory_vector_each(id, runner, config, outputs, precision, reference_precision);
 }
 
+/// The outputs of one trajectory vector: (JSON pointer, tolerance) pairs.
+using trajectory_outputs = std::vector<std::pair<std::string, io::json>>;
+
+/// One algorithm of a paper's trajectory family and the outputs its vector checks.
+struct trajectory_case {
+  std::string algorithm;
+  trajectory_outputs outputs;
+  io::json params = io::json::object();  ///< keys set in config.params besides the algorithm
+};
+
+/// The family trajectories/<paper> of `runner`'s paper: one trajectory_vector_each per case, id
+/// trajectories/<paper>/<algorithm>, on `base` with params.algorithm set to the case's (when
+/// `base` has one) and its `params` keys, without the fields inapplicable to the Config it
+/// describes (io::without_inapplicable).
+template <class Config>
+family trajectory_family(const paper_runner& runner, const std::string& description,
+                         const io::json& base, const std::vector<trajectory_case>& cases) {
+  family f{"trajectories/" + runner.name, description, {}};
+  for (const auto& c : cases) {
+    io::json config = base;
+    if (config["params"].contains("algorithm")) config["params"]["algorithm"] = c.algorithm;
+    for (const auto& kv : c.params.items()) config["params"][kv.key()] = kv.value();
+    f.vectors.push_back(trajectory_vector_each(
+        f.path + "/" + c.algorithm, runner, io::without_inapplicable<Config>(config), c.outputs));
+  }
+  return f;
+}
+
 /// The generic families, in corpus order (one file each).
 inline std::vector<family_entry> generic_families() {
   return {

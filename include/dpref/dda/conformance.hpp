@@ -8,8 +8,6 @@
 // on (ε, δ).
 #pragma once
 
-#include <string>
-#include <utility>
 #include <vector>
 
 #include "dpref/conformance/generate.hpp"
@@ -20,12 +18,6 @@ namespace dpref::dda {
 /// The family trajectories/dda (registered in src/papers/papers.cpp).
 inline conformance::family conformance_trajectories() {
   namespace g = conformance::gen;
-  const conformance::paper_runner runner = DPREF_PAPER_RUNNER("dda", ::dpref::dda);
-  conformance::family f{
-      "trajectories/dda",
-      "dda Algorithm 1 for 10 rounds on 5 nodes: released x_tilde, x_bar, sigma and "
-      "certified (epsilon, delta) vs the mpfr:60 run",
-      {}};
   const io::json base = io::json::parse(R"(
       {"problem": {"data": "synthetic", "records": 60, "dimension": 5, "data_seed": 20261121,
       "data_dir": "data/real", "fashion_negative": 0, "fashion_positive": 1, "regularizer": "l2",
@@ -37,8 +29,7 @@ inline conformance::family conformance_trajectories() {
       "trace_every": 0, "threads": 1, "fast_noise": false, "diagnostics": false, "optimum": false,
       "optimum_max_epochs": 3000, "optimum_tolerance": 1e-07}, "seed": 20261121, "stream": 1})");
   const io::json iterate = g::rel_tol("1e-12"), guarantee = g::rel_tol("1e-13");
-  using outputs = std::vector<std::pair<std::string, io::json>>;
-  const std::vector<std::pair<std::string, outputs>> cases = {
+  const std::vector<conformance::trajectory_case> cases = {
       {"dp_dda",
        {{"/iterates/x_tilde", iterate},
         {"/iterates/x_bar", iterate},
@@ -47,13 +38,11 @@ inline conformance::family conformance_trajectories() {
         {"/privacy/guarantee/delta", guarantee},
         {"/iterations", g::exact_tol()}}},
   };
-  for (const auto& [algorithm, out] : cases) {
-    io::json config = base;
-    f.vectors.push_back(conformance::trajectory_vector_each(
-        f.path + "/" + algorithm, runner,
-        io::without_inapplicable<::dpref::dda::config<double>>(config), out));
-  }
-  return f;
+  return conformance::trajectory_family<::dpref::dda::config<double>>(
+      DPREF_PAPER_RUNNER("dda", ::dpref::dda),
+      "dda Algorithm 1 for 10 rounds on 5 nodes: released x_tilde, x_bar, sigma and "
+      "certified (epsilon, delta) vs the mpfr:60 run",
+      base, cases);
 }
 
 }  // namespace dpref::dda

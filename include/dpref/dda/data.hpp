@@ -1,6 +1,6 @@
-// The public description of a dda problem (spec/dda.md DDA.PROBLEM.SPEC) and the data sets of
-// dda §5: two Gaussian classes (synthetic, no files), Fashion-MNIST (two classes; train 12,000
-// rows, test 2,000) and grants_other (sparse, 1,838 features; records with index % 5 == 4 form
+// The data sets of dda §5 that a problem_spec (dda/problem.hpp, DDA.PROBLEM.SPEC) names: two
+// Gaussian classes (synthetic, no files), Fashion-MNIST (two classes; train 12,000 rows, test
+// 2,000) and grants_other (sparse, 1,838 features; records with index % 5 == 4 form
 // the test set), from the folder of scripts/real_data.sh. Every record is clipped to norm 1 (a
 // per-record, data-independent map), so L = 1 is a valid public bound (params.lipschitz).
 #pragma once
@@ -26,66 +26,12 @@
 
 namespace dpref::dda {
 
-enum class dataset { synthetic, fashion, grants };
-DPREF_ENUM_NAMES(dataset, synthetic, fashion, grants)
-enum class regularizer_choice { l2, l1 };
-DPREF_ENUM_NAMES(regularizer_choice, l2, l1)
-
 /// Training and test records (columns), labels ±1, every record of norm <= 1.
 template <class F>
 struct labelled_split {
   std::string name;
   F X, Xtest;
   vector<double> y, ytest;
-};
-
-/// Public description of the problem of a run. @spec DDA.PROBLEM.SPEC
-template <real_scalar Real>
-struct problem_spec {
-  static constexpr long long max_records = 10000000;
-  static constexpr int max_dimension = 100000;
-
-  dataset data = dataset::synthetic;
-  long long records = 4000;
-  int dimension = 20;
-  std::uint64_t data_seed = 20261121;
-  std::string data_dir = "data/real";
-  int fashion_negative = 0;
-  int fashion_positive = 1;
-  regularizer_choice regularizer = regularizer_choice::l2;
-  Real reg_weight = Real(5) / 10000;
-
-  template <class V>
-  void fields(V&& v) {
-    v("data", data, "synthetic (two Gaussian classes), fashion (Fashion-MNIST) or grants");
-    v("records", records, "synthetic: training records N in [2, 1e7] (test: N/5)");
-    v("dimension", dimension, "synthetic: features d in [1, 1e5]");
-    v("data_seed", data_seed, "synthetic: seed of the records");
-    v("data_dir", data_dir, "fashion, grants: folder written by scripts/real_data.sh");
-    v("fashion_negative", fashion_negative, "fashion: class in [0, 9] labelled -1");
-    v("fashion_positive", fashion_positive, "fashion: class in [0, 9] labelled +1");
-    v("regularizer", regularizer, "h of dda (1): l2 ((μ/2)‖x‖²) or l1 (φ‖x‖₁)");
-    v("reg_weight", reg_weight, "μ or φ > 0");
-  }
-
-  /// @throws invalid_parameter "dda::problem_spec.<field> must be <condition>, got <value>"
-  void validate() const {
-    const param_checker c("dda::problem_spec");
-    c.at_least<long long>("records", records, 2, max_records);
-    c.at_least<int>("dimension", dimension, 1, max_dimension);
-    c.require(static_cast<double>(records) * dimension <= 2e8, "records",
-              "such that records × dimension <= 2e8 (memory bound)", records);
-    c.at_least<int>("fashion_negative", fashion_negative, 0, 9);
-    c.at_least<int>("fashion_positive", fashion_positive, 0, 9);
-    c.require(fashion_positive != fashion_negative, "fashion_positive", "!= fashion_negative",
-              fashion_positive);
-    c.positive("reg_weight", reg_weight);
-  }
-
-  [[nodiscard]] problems::regularizer<Real> make_regularizer() const {
-    return regularizer == regularizer_choice::l1 ? problems::regularizer<Real>::l1(reg_weight)
-                                                 : problems::regularizer<Real>::l2(reg_weight);
-  }
 };
 
 /// Two Gaussian classes: y_j = ±1 alternating, c = y·0.8/√d·1 + N(0, 0.4²I), clipped to norm 1.

@@ -4,7 +4,8 @@
 // consecutive columns [iq, (i+1)q) (N − nq trailing records are dropped so that every node has
 // q records and F equals the plain average loss + h). L of Assumption 3 is max_j ‖C^(j)‖
 // (the hinge is 1-Lipschitz in the margin). Also: a certified non-private solve (prox-SDCA with
-// duality-gap bounds) for F*, and test accuracy.
+// duality-gap bounds) for F*, test accuracy, and problem_spec, the public description of a
+// run's problem (DDA.PROBLEM.SPEC; dda/data.hpp builds its data sets).
 // @spec DDA.PROBLEM DDA.FSTAR
 #pragma once
 
@@ -13,10 +14,13 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <string>
 #include <type_traits>
 #include <vector>
 
+#include "dpref/enum_names.hpp"
 #include "dpref/error.hpp"
+#include "dpref/params.hpp"
 #include "dpref/problems/margin_losses.hpp"
 #include "dpref/problems/regularizers.hpp"
 #include "dpref/random/philox_stream.hpp"
@@ -246,5 +250,59 @@ optimum_bracket<Real> solve_optimum(const problem<Real, Features>& p, const Real
   }
   return out;
 }
+
+enum class dataset { synthetic, fashion, grants };
+DPREF_ENUM_NAMES(dataset, synthetic, fashion, grants)
+enum class regularizer_choice { l2, l1 };
+DPREF_ENUM_NAMES(regularizer_choice, l2, l1)
+
+/// Public description of the problem of a run. @spec DDA.PROBLEM.SPEC
+template <real_scalar Real>
+struct problem_spec {
+  static constexpr long long max_records = 10000000;
+  static constexpr int max_dimension = 100000;
+
+  dataset data = dataset::synthetic;
+  long long records = 4000;
+  int dimension = 20;
+  std::uint64_t data_seed = 20261121;
+  std::string data_dir = "data/real";
+  int fashion_negative = 0;
+  int fashion_positive = 1;
+  regularizer_choice regularizer = regularizer_choice::l2;
+  Real reg_weight = Real(5) / 10000;
+
+  template <class V>
+  void fields(V&& v) {
+    v("data", data, "synthetic (two Gaussian classes), fashion (Fashion-MNIST) or grants");
+    v("records", records, "synthetic: training records N in [2, 1e7] (test: N/5)");
+    v("dimension", dimension, "synthetic: features d in [1, 1e5]");
+    v("data_seed", data_seed, "synthetic: seed of the records");
+    v("data_dir", data_dir, "fashion, grants: folder written by scripts/real_data.sh");
+    v("fashion_negative", fashion_negative, "fashion: class in [0, 9] labelled -1");
+    v("fashion_positive", fashion_positive, "fashion: class in [0, 9] labelled +1");
+    v("regularizer", regularizer, "h of dda (1): l2 ((μ/2)‖x‖²) or l1 (φ‖x‖₁)");
+    v("reg_weight", reg_weight, "μ or φ > 0");
+  }
+
+  /// @throws invalid_parameter "dda::problem_spec.<field> must be <condition>, got <value>"
+  void validate() const {
+    const param_checker c("dda::problem_spec");
+    c.at_least<long long>("records", records, 2, max_records);
+    c.at_least<int>("dimension", dimension, 1, max_dimension);
+    c.require(static_cast<double>(records) * dimension <= 2e8, "records",
+              "such that records × dimension <= 2e8 (memory bound)", records);
+    c.at_least<int>("fashion_negative", fashion_negative, 0, 9);
+    c.at_least<int>("fashion_positive", fashion_positive, 0, 9);
+    c.require(fashion_positive != fashion_negative, "fashion_positive", "!= fashion_negative",
+              fashion_positive);
+    c.positive("reg_weight", reg_weight);
+  }
+
+  [[nodiscard]] problems::regularizer<Real> make_regularizer() const {
+    return regularizer == regularizer_choice::l1 ? problems::regularizer<Real>::l1(reg_weight)
+                                                 : problems::regularizer<Real>::l2(reg_weight);
+  }
+};
 
 }  // namespace dpref::dda

@@ -10,8 +10,6 @@
 // guarantee, exact on the iteration count.
 #pragma once
 
-#include <string>
-#include <utility>
 #include <vector>
 
 #include "dpref/conformance/generate.hpp"
@@ -22,11 +20,6 @@ namespace dpref::ev {
 /// The family trajectories/ev (registered in src/papers/papers.cpp).
 inline conformance::family conformance_trajectories() {
   namespace g = conformance::gen;
-  const conformance::paper_runner runner = DPREF_PAPER_RUNNER("ev", ::dpref::ev);
-  conformance::family f{"trajectories/ev",
-                        "one short run per ev algorithm (Algorithms 1-3, the certified optimum): "
-                        "released iterates and certified epsilon vs the mpfr:60 run",
-                        {}};
   const io::json base = io::json::parse(R"(
       {"problem": {"base_load": "shipped:ev/base_load_taylor.csv", "households": 1000.0, "users":
       200, "mode": "grouped", "groups": 20, "units": "household", "data_seed": 20261121,
@@ -37,8 +30,7 @@ inline conformance::family conformance_trajectories() {
       "threads": 1, "trace": false, "optimum": false, "optimum_max_iterations": 300,
       "optimum_relative_gap": 1e-10, "force": false}, "seed": 20261121, "stream": 1})");
   const io::json iterate = g::rel_tol("1e-12"), guarantee = g::rel_tol("1e-13");
-  using outputs = std::vector<std::pair<std::string, io::json>>;
-  const std::vector<std::pair<std::string, outputs>> cases = {
+  const std::vector<conformance::trajectory_case> cases = {
       {"private_projected_gradient",
        {{"/iterates/released", iterate},
         {"/privacy/guarantee/epsilon", guarantee},
@@ -51,14 +43,11 @@ inline conformance::family conformance_trajectories() {
         {"/iterates/lower", iterate},
         {"/iterations", g::exact_tol()}}},
   };
-  for (const auto& [algorithm, out] : cases) {
-    io::json config = base;
-    config["params"]["algorithm"] = algorithm;
-    f.vectors.push_back(conformance::trajectory_vector_each(
-        f.path + "/" + algorithm, runner,
-        io::without_inapplicable<::dpref::ev::config<double>>(config), out));
-  }
-  return f;
+  return conformance::trajectory_family<::dpref::ev::config<double>>(
+      DPREF_PAPER_RUNNER("ev", ::dpref::ev),
+      "one short run per ev algorithm (Algorithms 1-3, the certified optimum): "
+      "released iterates and certified epsilon vs the mpfr:60 run",
+      base, cases);
 }
 
 }  // namespace dpref::ev

@@ -2,8 +2,8 @@
 // E_j ~ U[28, 40] (kW, energy divided by ΔT = 0.25 h: errata EV-E4). Spec j is drawn from its
 // own substream (seed, stream 0x45560001, substream j), so a database does not depend on the
 // order or the number of threads that draw it. The base load d is read strictly from a
-// two-column CSV (spec/ev.md EV.DATA.CSV). `problem_spec` is the public description of an
-// instance (ARCH.PUBLIC) and `make_problem` builds it. spec/ev.md EV.DATA.
+// two-column CSV (spec/ev.md EV.DATA.CSV). `make_problem` builds the instance that a
+// `problem_spec` (ev/problem.hpp, ARCH.PUBLIC) describes. spec/ev.md EV.DATA.
 #pragma once
 
 #include <array>
@@ -33,33 +33,6 @@ namespace dpref::ev {
 
 /// Stream id of the spec draws (substream = spec index).
 inline constexpr std::uint64_t spec_stream_id = 0x45560001ULL;
-
-/// Distribution of one charging specification.
-template <real_scalar Real>
-struct spec_distribution {
-  Real rate = Real(33) / 10;        ///< r̄(t) when available (kW)
-  Real availability = Real(1) / 2;  ///< P(r̄(t) = rate)
-  Real energy_min = Real(28);       ///< E ~ U[energy_min, energy_max] (kW, errata EV-E4)
-  Real energy_max = Real(40);
-
-  template <class V>
-  void fields(V&& v) {
-    v("rate", rate, "r̄(t) when available, in [0, 1000] kW");
-    v("availability", availability, "P(r̄(t) = rate), in [0, 1]");
-    v("energy_min", energy_min, "E ~ U[energy_min, energy_max], energy_min in [0, 1e6] kW·slot");
-    v("energy_max", energy_max, "energy_max in [energy_min, 1e6] kW·slot");
-  }
-  /// @throws invalid_parameter naming the field
-  /// @param prefix how the fields are named in messages (e.g. "distribution.")
-  void validate(const param_checker& c, const std::string& prefix = "") const {
-    c.in_closed(prefix + "rate", rate, Real(0), Real(1000), "finite and in [0, 1000]");
-    c.in_closed(prefix + "availability", availability, Real(0), Real(1), "in [0, 1]");
-    c.in_closed(prefix + "energy_min", energy_min, Real(0), Real(1000000),
-                "finite and in [0, 1e6]");
-    c.in_closed(prefix + "energy_max", energy_max, energy_min, Real(1000000),
-                "finite and in [energy_min, 1e6]");
-  }
-};
 
 /// Draws spec j from substream j: T Bernoulli slots, then E; a spec violating ev (6)
 /// (1'r̄ < E, probability ≈ 1e-5 at T = 52) is redrawn from the continuing substream, i.e. the
@@ -274,75 +247,7 @@ vector<Real> read_base_load_csv(const std::string& path, const base_load_limits&
   return read_base_load_csv<Real>(in, path, lim);
 }
 
-// ----------------------------------------------------------------------------- the problem ----
-
-/// Units of U (spec/ev.md EV.UNITS): paper = ev (7) literally (λ = 1), household = λ = m.
-enum class units { paper, household };
-DPREF_ENUM_NAMES(units, paper, household)
-
-/// Per-user database (n columns of multiplicity 1) or the paper's grouped mode (N columns).
-enum class spec_mode { per_user, grouped };
-DPREF_ENUM_NAMES(spec_mode, per_user, grouped)
-
-/// The shipped base load (data/ev/base_load_taylor.csv), found with io::find_data_file.
-inline constexpr std::string_view shipped_base_load = "shipped:ev/base_load_taylor.csv";
-
-/// The public description of an EV instance (ARCH.PUBLIC): how to build the problem from the
-/// base-load file, the sizes, the units and the generator of the (synthetic, private) specs.
-/// @spec EV.PROBLEM.SPEC
-template <real_scalar Real>
-struct problem_spec {
-  /// Memory bound: one T × N matrix of Real at most this many bytes (a run holds a few; n = 10⁷
-  /// users at T = 52 in double, 3.9 GiB, is the largest point of spec/distributed.md).
-  static constexpr std::size_t max_matrix_bytes = std::size_t(4) << 30;
-
-  std::string base_load = std::string(shipped_base_load);
-  Real households = Real(500000);
-  long long users = 100000;
-  spec_mode mode = spec_mode::per_user;
-  long long groups = 100;
-  ev::units units = ev::units::paper;
-  std::uint64_t data_seed = 20261121;
-  spec_distribution<Real> distribution{};
-
-  template <class V>
-  void fields(V&& v) {
-    v("base_load", base_load,
-      "base-load CSV (slot,base_load_kw_per_household); 'shipped:<name>' is a file shipped "
-      "with dpref (default: the taylor profile of ev §VII)");
-    v("households", households, "m, households, in [1, 1e12]");
-    v("users", users, "n, EV users, in [1, 1e9]");
-    v("mode", mode, "per_user (n columns) or grouped (N groups of equal specs, ev §VII)");
-    v("groups", groups, "N, groups of the grouped mode, in [1, min(n, 1e7)]");
-    v("units", units, "units of U: paper (ev (7), λ = 1) or household (λ = m, EV.UNITS)");
-    v("data_seed", data_seed, "seed of the synthetic specs (stream 0x45560001, substream j)");
-    v("distribution", distribution, "distribution of the specs (ev §VII)");
-  }
-
-  /// groups applies to the grouped mode only (HARD.APPLIES).
-  template <class A>
-  void applicability(A&& a) const {
-    a("groups", mode == spec_mode::grouped, "applies only to mode grouped (mode is per_user)");
-  }
-
-  /// @throws invalid_parameter "ev::problem_spec.<field> must be ..., got ..."
-  /// @spec EV.PROBLEM.SPEC
-  void validate() const {
-    const param_checker c("ev::problem_spec");
-    c.require(!base_load.empty() && base_load.size() <= 4096 && base_load != "shipped:",
-              "base_load", "a file name (1 to 4096 characters) or shipped:<name>",
-              "'" + base_load.substr(0, 80) + "'");
-    c.in_closed("households", households, Real(1), Real(1000000000000LL),
-                "finite and in [1, 1e12]");
-    c.at_least<long long>("users", users, 1, 1000000000LL);
-    c.at_least<long long>("groups", groups, 1, 10000000LL);
-    if (mode == spec_mode::grouped)
-      c.require(groups <= users, "groups", "<= users (n = " + std::to_string(users) + ")", groups);
-    distribution.validate(c, "distribution.");
-  }
-  /// Columns N of the database (n per user, the groups in grouped mode).
-  [[nodiscard]] long long columns() const { return mode == spec_mode::per_user ? users : groups; }
-};
+// -------------------------------------------------------------- the problem of a problem_spec ----
 
 /// Path of the base-load file named by a spec ('shipped:<name>' through io::find_data_file).
 /// @throws std::invalid_argument if a shipped file is not found

@@ -8,6 +8,7 @@
 #pragma once
 
 #include <string>
+#include <utility>
 
 #include "dpref/ev/common.hpp"
 #include "dpref/run/report.hpp"
@@ -21,9 +22,9 @@ struct iteration_labels {
   const char* completed;  ///< after "ran K = <K> iterations": " (ev Algorithm 2); ..."
 };
 
-/// Runs the iteration into `res` (whose algorithm and privacy the caller set). broadcast(k, b)
-/// turns b = p^(k) into the broadcast b^(k) on rank 0. `averaged` false: θ_k = 1 (Algorithm 1,
-/// r̂ = r; the trace's averaged objective is its objective).
+/// Runs the iteration into `res` (whose algorithm and privacy the caller set). broadcast(k, p, b)
+/// turns b (equal to p = p^(k) on entry) into the broadcast b^(k) on rank 0. `averaged` false: θ_k
+/// = 1 (Algorithm 1, r̂ = r; the trace's averaged objective is its objective).
 template <real_scalar Real, class Broadcast>
 void iterate(const problem<Real>& prob, const params<Real>& params, bool averaged,
              const iteration_labels& labels, Broadcast&& broadcast, const progress_fn& progress,
@@ -45,7 +46,7 @@ void iterate(const problem<Real>& prob, const params<Real>& params, bool average
   for (long long k = 1; k <= K; ++k) {
     prob.gradient(st.load, p);
     b = p;
-    if (comm.is_root()) broadcast(k, b);
+    if (comm.is_root()) broadcast(k, std::as_const(p), b);
     parallel::share_from(comm, b);
     res.gradients.col(k - 1) = p;
     res.released.col(k - 1) = b;

@@ -138,7 +138,8 @@ result<Real> run_algorithm2(const problem<Real>& prob, const params<Real>& param
   res.privacy.noise = params.release;
   res.privacy.enforced = algorithm2_enforced(prob, params);  // PRIV.BOUNDS
   res.noise_scale = s;
-  const auto broadcast = [&](long long k, vector<Real>& p_hat) {
+  const auto broadcast = [&](long long k, [[maybe_unused]] const vector<Real>& p,
+                             vector<Real>& p_hat) {
     if (!secure) {
       // w_k by the measurement of release k (its event is in the ledger; k = 1: w_1 = 0)
       p_hat += gradient_noise<Real>(stream, k, prob.horizon(),
@@ -146,7 +147,6 @@ result<Real> run_algorithm2(const problem<Real>& prob, const params<Real>& param
                                            : mechanisms::vector_laplace_noise<Real>(Real(0), s));
     } else if constexpr (std::is_same_v<Real, double>) {
       if (k >= 2) {  // SEC.EV: p̂^(k) on the grid 2^g_k (k = 1: p^(1) is public, no noise)
-        const vector<Real> p = p_hat;
         p_hat = secure_gradient_release(stream, k, p, lattice[static_cast<std::size_t>(k - 2)]);
       }
     }

@@ -24,7 +24,7 @@ result<Real> run_algorithm1(const problem<Real>& prob, const params<Real>& param
   res.privacy = non_private<Real>();
   iterate(
       prob, params, false, {"Algorithm 1", "p^(k)", " (ev Algorithm 1, non-private)"},
-      [](long long, vector<Real>&) {}, progress, comm, res);
+      [](long long, const vector<Real>&, vector<Real>&) {}, progress, comm, res);
   return res;
 }
 

@@ -113,7 +113,7 @@ result<Real> run_algorithm3(const problem<Real>& prob, const params<Real>& param
   res.noise_scale = params.gradient_noise;
   iterate(
       prob, params, true, {"Algorithm 3", "ĝ_k", " (ev Algorithm 3, non-private)"},
-      [&](long long k, vector<Real>& g) {
+      [&](long long k, const vector<Real>&, vector<Real>& g) {
         g += sgd_gradient_noise<Real>(stream, k, prob.horizon(), params.gradient_noise);
       },
       progress, comm, res);

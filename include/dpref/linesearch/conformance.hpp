@@ -13,8 +13,6 @@
 // 1e-6.
 #pragma once
 
-#include <string>
-#include <utility>
 #include <vector>
 
 #include "dpref/conformance/generate.hpp"
@@ -25,13 +23,6 @@ namespace dpref::linesearch {
 /// The family trajectories/linesearch (registered in src/papers/papers.cpp).
 inline conformance::family conformance_trajectories() {
   namespace g = conformance::gen;
-  const conformance::paper_runner runner = DPREF_PAPER_RUNNER("linesearch", ::dpref::linesearch);
-  conformance::family f{
-      "trajectories/linesearch",
-      "one short run per linesearch algorithm (blsgd, blsgd_ac, blgd, dpsgd, dpagd, outpert, "
-      "objpert, nonprivate, majority): released w and certified (epsilon, "
-      "delta) vs the mpfr:60 run",
-      {}};
   const io::json base = io::json::parse(R"(
       {"problem": {"data": "", "synthetic_n": 60, "synthetic_d": 3, "synthetic_seed": 20261121,
       "loss": "logistic", "mu": 0.001}, "params": {"algorithm": "blsgd", "epsilon": 0.5, "delta":
@@ -45,8 +36,7 @@ inline conformance::family conformance_trajectories() {
       false}, "seed": 20261121, "stream": 0})");
   const io::json iterate = g::rel_tol("1e-12"), guarantee = g::rel_tol("1e-13");
   const io::json objpert = g::rel_tol("1e-6");  // solver-limited (see above)
-  using outputs = std::vector<std::pair<std::string, io::json>>;
-  const std::vector<std::pair<std::string, outputs>> cases = {
+  const std::vector<conformance::trajectory_case> cases = {
       {"blsgd",
        {{"/iterates/w", iterate},
         {"/privacy/guarantee/epsilon", guarantee},
@@ -90,14 +80,12 @@ inline conformance::family conformance_trajectories() {
        {{"/non_private/majority_class", g::exact_tol()},
         {"/non_private/training_accuracy", guarantee}}},
   };
-  for (const auto& [algorithm, out] : cases) {
-    io::json config = base;
-    config["params"]["algorithm"] = algorithm;
-    f.vectors.push_back(conformance::trajectory_vector_each(
-        f.path + "/" + algorithm, runner,
-        io::without_inapplicable<::dpref::linesearch::config<double>>(config), out));
-  }
-  return f;
+  return conformance::trajectory_family<::dpref::linesearch::config<double>>(
+      DPREF_PAPER_RUNNER("linesearch", ::dpref::linesearch),
+      "one short run per linesearch algorithm (blsgd, blsgd_ac, blgd, dpsgd, dpagd, outpert, "
+      "objpert, nonprivate, majority): released w and certified (epsilon, "
+      "delta) vs the mpfr:60 run",
+      base, cases);
 }
 
 }  // namespace dpref::linesearch

@@ -9,8 +9,6 @@
 // on i* and the iteration count.
 #pragma once
 
-#include <string>
-#include <utility>
 #include <vector>
 
 #include "dpref/conformance/generate.hpp"
@@ -21,12 +19,6 @@ namespace dpref::pwa {
 /// The family trajectories/pwa (registered in src/papers/papers.cpp).
 inline conformance::family conformance_trajectories() {
   namespace g = conformance::gen;
-  const conformance::paper_runner runner = DPREF_PAPER_RUNNER("pwa", ::dpref::pwa);
-  conformance::family f{"trajectories/pwa",
-                        "one short run per pwa algorithm (private_subgradient, perturb_data, "
-                        "perturb_solution, exponential, regular_subgradient, optimum): released x "
-                        "and certified epsilon vs the mpfr:60 run",
-                        {}};
   const io::json base = io::json::parse(R"(
       {"problem": {"instance": "", "m": 20, "d": 2, "c": 1, "bmax": 1, "data_seed": 1}, "params":
       {"algorithm": "private_subgradient", "epsilon": 0.1, "iterations": 20, "step": 0.01,
@@ -34,8 +26,7 @@ inline conformance::family conformance_trajectories() {
       "sampler": "rejection", "max_attempts": 100000000, "trace": false, "optimum": false},
       "seed": 20261121, "stream": 0})");
   const io::json iterate = g::rel_tol("1e-12"), guarantee = g::rel_tol("1e-13");
-  using outputs = std::vector<std::pair<std::string, io::json>>;
-  const std::vector<std::pair<std::string, outputs>> cases = {
+  const std::vector<conformance::trajectory_case> cases = {
       {"private_subgradient",
        {{"/iterates/x", iterate},
         {"/iterates/selected", g::exact_tol()},
@@ -50,14 +41,12 @@ inline conformance::family conformance_trajectories() {
         {"/iterations", g::exact_tol()}}},
       {"optimum", {{"/iterates/x", iterate}}},
   };
-  for (const auto& [algorithm, out] : cases) {
-    io::json config = base;
-    config["params"]["algorithm"] = algorithm;
-    f.vectors.push_back(conformance::trajectory_vector_each(
-        f.path + "/" + algorithm, runner,
-        io::without_inapplicable<::dpref::pwa::config<double>>(config), out));
-  }
-  return f;
+  return conformance::trajectory_family<::dpref::pwa::config<double>>(
+      DPREF_PAPER_RUNNER("pwa", ::dpref::pwa),
+      "one short run per pwa algorithm (private_subgradient, perturb_data, "
+      "perturb_solution, exponential, regular_subgradient, optimum): released x "
+      "and certified epsilon vs the mpfr:60 run",
+      base, cases);
 }
 
 }  // namespace dpref::pwa

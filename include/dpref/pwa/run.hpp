@@ -5,7 +5,7 @@
 // scale raised by a few ulps while the certified guarantee would exceed ε, and only then is any
 // noise drawn. The mechanism reads a copy of `stream` sequentially (the k selections of
 // Algorithm 2 in order; the ℓ2-Laplace vector of M_P / M_S; the proposals of M_E).
-// `problem_spec<Real>` (pwa/problem_spec.hpp) is the public description of the instance (a
+// `problem_spec<Real>` (pwa/problem.hpp) is the public description of the instance (a
 // generated Gaussian instance of pwa §5.1 or an instance file), `config<Real>` the complete
 // configuration of `dpref pwa run`. Every private run lists in privacy.enforced how each public
 // constant its ledger relies on holds for the data processed (spec/privacy_bounds.md, pwa
@@ -31,7 +31,7 @@
 #include "dpref/pwa/exponential_mechanism.hpp"
 #include "dpref/pwa/exponential_mechanism_lp.hpp"
 #include "dpref/pwa/params.hpp"
-#include "dpref/pwa/problem_spec.hpp"
+#include "dpref/pwa/problem.hpp"
 #include "dpref/pwa/result.hpp"
 #include "dpref/pwa/secure.hpp"
 #include "dpref/pwa/study.hpp"
@@ -123,6 +123,17 @@ void take_subgradient(result<Real>& r, subgradient_result<Real>&& s,
   for (const Eigen::Index i : s.selected) r.selected.push_back(static_cast<long long>(i));
 }
 
+/// One Laplace release (M_P or M_S) planned by `plan`: its privacy (checked against `request`
+/// before any draw), sensitivity and scale; one iteration.
+template <real_scalar Real>
+void take_laplace_plan(result<Real>& r, const laplace_plan<Real>& plan,
+                       const privacy_budget_request<Real>& request, const char* who) {
+  r.privacy = plan_privacy(plan.ledger, request, who);
+  r.sensitivity = plan.sensitivity;
+  r.noise_scale = plan.scale;
+  r.iterations = 1;
+}
+
 }  // namespace detail
 
 namespace detail {
@@ -179,11 +190,8 @@ result<Real> run_validated(const problem<Real>& prob, const params<Real>& p,
       // the lattice ℓ2-Laplace of clamp(b, −C, C) (SEC.PWA)
       const laplace_plan<Real> plan =
           plan_perturb_data(prob, p.epsilon, p.release, p.release_clamp);
-      r.privacy = plan_privacy(plan.ledger, request, "pwa::run (perturb_data)");
-      r.sensitivity = plan.sensitivity;
-      r.noise_scale = plan.scale;
+      detail::take_laplace_plan(r, plan, request, "pwa::run (perturb_data)");
       r.x = solve(prob.with_b(noisy_data(s, prob, plan))).x;  // post-processing (Theorem 14)
-      r.iterations = 1;
       break;
     }
     case algorithm_kind::perturb_solution: {
@@ -192,12 +200,9 @@ result<Real> run_validated(const problem<Real>& prob, const params<Real>& p,
       // PWA-E4), which the ledger accounts as ε/√d. Secure: the lattice release (SEC.PWA)
       const laplace_plan<Real> plan =
           plan_perturb_solution(prob, p.epsilon, p.noise_rule, p.release);
-      r.privacy = plan_privacy(plan.ledger, request, "pwa::run (perturb_solution)");
-      r.sensitivity = plan.sensitivity;
-      r.noise_scale = plan.scale;
+      detail::take_laplace_plan(r, plan, request, "pwa::run (perturb_solution)");
       r.x = release_perturb_solution(s, prob, plan, bounding_box<Real>(prob.polytope()),
                                      p.projection == projection_mode::box);
-      r.iterations = 1;
       r.bound_theorem17 = bounds::thm17(G, prob.dimension(), R, p.epsilon, p.noise_rule);
       break;
     }

@@ -20,6 +20,7 @@
 #include "dpref/pwa/bounds.hpp"
 #include "dpref/pwa/laplace_mechanisms.hpp"
 #include "dpref/pwa/private_subgradient.hpp"
+#include "dpref/pwa/problem.hpp"
 #include "dpref/pwa/solve.hpp"
 #include "dpref/random/gaussian.hpp"
 
@@ -34,25 +35,6 @@ namespace dpref::pwa {
 
 /// Whether the study includes M_E (the exponential-mechanism sampler header is present).
 inline constexpr bool study_has_exponential_mechanism = DPREF_PWA_STUDY_HAS_ME != 0;
-
-/// m × d i.i.d. N(0, 1) pieces (pwa §5.1). Rows are drawn in order, so the pieces for m are the
-/// first m rows of those for any larger m (nested, as in pwa Figure 3).
-/// @spec PWA.STUDY
-template <real_scalar Real>
-piecewise_affine<Real> gaussian_instance(std::uint64_t seed, int m, int d, const Real& c,
-                                         const Real& bmax = Real(1)) {
-  if (m < 1) fail_domain("dpref::pwa::gaussian_instance", "m", ">= 1", m);
-  if (d < 1) fail_domain("dpref::pwa::gaussian_instance", "d", ">= 1", d);
-  matrix<Real> A(m, d);
-  vector<Real> b(m);
-  for (int i = 0; i < m; ++i) {
-    philox_stream s(seed, 0x9a0000u, static_cast<std::uint64_t>(i));  // row i: its own substream
-    // not privacy noise: the generated instance of pwa §5.1 (public description, data seed)
-    for (int j = 0; j < d; ++j) A(i, j) = gaussian<Real>(s, Real(1));
-    b[i] = gaussian<Real>(s, Real(1));  // not privacy noise: (the same instance)
-  }
-  return piecewise_affine<Real>(A, b, polytope<Real>::box_only(d, c), bmax);
-}
 
 /// Constant step α = R/(G√k) minimising the first term of Theorem 24, (R² + G²kα²)/(2kα), from
 /// public quantities only (R = diam P, G = max‖a_i‖).

@@ -273,36 +273,40 @@ inline mechanism laplace(double sensitivity, double scale) {
 
 namespace detail {
 inline mixture_pair plain_pair(ld shift) { return {{{1, shift}}, {{1, 0}}}; }
+
+/// Integer noise Noise(scale) on an integer query of sensitivity 1 <= Δ <= 2^22 (checked around
+/// `check_scale`), enumerated up to the mass `tail`.
+template <class Noise, class CheckScale>
+mechanism integer_query(const char* fn, const char* name, noise_kind kind, std::int64_t sensitivity,
+                        double scale, ld tail, CheckScale check_scale) {
+  if (sensitivity < 1) fail_domain(fn, "sensitivity", ">= 1", sensitivity);
+  check_scale();
+  if (sensitivity > (1 << 22)) fail_domain(fn, "sensitivity", "<= 2^22", sensitivity);
+  const Noise mu(scale);
+  auto law = integer_mixture_law(mu, plain_pair(static_cast<ld>(sensitivity)), tail);
+  return mechanism(std::move(law), name).with_noise(kind, static_cast<double>(sensitivity), scale);
+}
 }  // namespace detail
 
 /// Discrete Laplace noise P(z) ∝ exp(−|z|/t) on an integer query of sensitivity Δ >= 1.
 /// @spec ACC.PLD.DLAPLACE
 inline mechanism discrete_laplace(std::int64_t sensitivity, double scale) {
-  if (sensitivity < 1) fail_domain("pld::discrete_laplace", "sensitivity", ">= 1", sensitivity);
-  detail::require_pos("pld::discrete_laplace", "scale", scale);
-  if (sensitivity > (1 << 22))
-    fail_domain("pld::discrete_laplace", "sensitivity", "<= 2^22", sensitivity);
-  const detail::discrete_laplace_noise mu(scale);
-  auto law = detail::integer_mixture_law(
-      mu, detail::plain_pair(static_cast<detail::ld>(sensitivity)), 0x1p-200L);
-  return mechanism(std::move(law), "discrete_laplace")
-      .with_noise(noise_kind::discrete_laplace, static_cast<double>(sensitivity), scale);
+  constexpr const char* fn = "pld::discrete_laplace";
+  return detail::integer_query<detail::discrete_laplace_noise>(
+      fn, "discrete_laplace", noise_kind::discrete_laplace, sensitivity, scale, 0x1p-200L,
+      [&] { detail::require_pos(fn, "scale", scale); });
 }
 
 /// Discrete Gaussian noise N_Z(0, σ²) (P(z) ∝ exp(−z²/2σ²)) on an integer query of sensitivity
 /// Δ >= 1. The mass beyond σ·sqrt(2·200 ln 2) of the enumerated range is bounded (< 2^-190).
 /// @spec ACC.PLD.DGAUSS
 inline mechanism discrete_gaussian(std::int64_t sensitivity, double sigma) {
-  if (sensitivity < 1) fail_domain("pld::discrete_gaussian", "sensitivity", ">= 1", sensitivity);
-  detail::require_pos("pld::discrete_gaussian", "sigma", sigma);
-  if (sigma > 1e5) fail_domain("pld::discrete_gaussian", "sigma", "<= 1e5", sigma);
-  if (sensitivity > (1 << 22))
-    fail_domain("pld::discrete_gaussian", "sensitivity", "<= 2^22", sensitivity);
-  const detail::discrete_gaussian_noise mu(sigma);
-  auto law = detail::integer_mixture_law(
-      mu, detail::plain_pair(static_cast<detail::ld>(sensitivity)), 0x1p-100L);
-  return mechanism(std::move(law), "discrete_gaussian")
-      .with_noise(noise_kind::discrete_gaussian, static_cast<double>(sensitivity), sigma);
+  constexpr const char* fn = "pld::discrete_gaussian";
+  return detail::integer_query<detail::discrete_gaussian_noise>(
+      fn, "discrete_gaussian", noise_kind::discrete_gaussian, sensitivity, sigma, 0x1p-100L, [&] {
+        detail::require_pos(fn, "sigma", sigma);
+        if (sigma > 1e5) fail_domain(fn, "sigma", "<= 1e5", sigma);
+      });
 }
 
 /// k-ary randomized response with parameter ε0 (report the true value with probability

@@ -6,14 +6,17 @@
 #pragma once
 
 #include <array>
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
 
 #include "dpref/enum_names.hpp"
 #include "dpref/error.hpp"
+#include "dpref/params.hpp"
 #include "dpref/random/secure/lattice.hpp"
 #include "dpref/scalar.hpp"
 
@@ -35,6 +38,23 @@ constexpr std::string_view clamp_set_name(clamp_set c) {
   for (const auto& [v, name] : enum_names(c))
     if (v == c) return name;
   return "?";
+}
+
+/// The checks every lattice release's parameters share (SEC.LATTICE.CLAMP), in this order:
+/// Δ > 0, the noise parameter > 0, d in [1, 2^40], C > 0, k in [-1022, 970], C / 2^k <= 2^52 and
+/// noise / 2^k <= 2^noise_log2_cap. Public values only: call before touching the data.
+inline void check_lattice_release(const param_checker& c, double sensitivity,
+                                  std::string_view noise_field, double noise, int noise_log2_cap,
+                                  long long dimension, double clamp, int grid_exponent) {
+  c.positive("sensitivity", sensitivity);
+  c.positive(noise_field, noise);
+  c.at_least<long long>("dimension", dimension, 1, 1LL << 40);
+  c.positive("clamp", clamp);
+  c.at_least<int>("grid_exponent", grid_exponent, secure::lattice_k_min, secure::lattice_k_max);
+  c.require(std::ldexp(clamp, -grid_exponent) <= 0x1p52, "clamp",
+            "<= 2^(grid_exponent + 52) (coarser grid or smaller clamp)", clamp);
+  c.require(std::ldexp(noise, -grid_exponent) <= std::ldexp(1.0, noise_log2_cap), noise_field,
+            "<= 2^(grid_exponent + " + std::to_string(noise_log2_cap) + ") (coarser grid)", noise);
 }
 
 namespace detail {

@@ -56,15 +56,7 @@ struct snapped_gaussian_params {
   /// @throws invalid_parameter "mechanisms::snapped_gaussian_params.<field> must be ..."
   void validate() const {
     const param_checker c("mechanisms::snapped_gaussian_params");
-    c.positive("sensitivity", sensitivity);
-    c.positive("sigma", sigma);
-    c.at_least<long long>("dimension", dimension, 1, 1LL << 40);
-    c.positive("clamp", clamp);
-    c.at_least<int>("grid_exponent", grid_exponent, secure::lattice_k_min, secure::lattice_k_max);
-    c.require(std::ldexp(clamp, -grid_exponent) <= 0x1p52, "clamp",
-              "<= 2^(grid_exponent + 52) (coarser grid or smaller clamp)", clamp);
-    c.require(std::ldexp(sigma, -grid_exponent) <= 0x1p15, "sigma",
-              "<= 2^(grid_exponent + 15) (coarser grid)", sigma);
+    check_lattice_release(c, sensitivity, "sigma", sigma, 15, dimension, clamp, grid_exponent);
     c.require(shape != clamp_set::sum_of_l1_balls, "shape",
               "coordinates, l2_ball or sum_of_l2_balls (l1 balls belong to the snapped Laplace)",
               std::string(clamp_set_name(shape)));

@@ -55,15 +55,7 @@ struct snapped_laplace_params {
   /// @throws invalid_parameter "mechanisms::snapped_laplace_params.<field> must be ..., got ..."
   void validate() const {
     const param_checker c("mechanisms::snapped_laplace_params");
-    c.positive("sensitivity", sensitivity);
-    c.positive("scale", scale);
-    c.at_least<long long>("dimension", dimension, 1, 1LL << 40);
-    c.positive("clamp", clamp);
-    c.at_least<int>("grid_exponent", grid_exponent, secure::lattice_k_min, secure::lattice_k_max);
-    c.require(std::ldexp(clamp, -grid_exponent) <= 0x1p52, "clamp",
-              "<= 2^(grid_exponent + 52) (coarser grid or smaller clamp)", clamp);
-    c.require(std::ldexp(scale, -grid_exponent) <= 0x1p52, "scale",
-              "<= 2^(grid_exponent + 52) (coarser grid)", scale);
+    check_lattice_release(c, sensitivity, "scale", scale, 52, dimension, clamp, grid_exponent);
     c.require(shape == clamp_set::coordinates || shape == clamp_set::sum_of_l1_balls, "shape",
               "coordinates or sum_of_l1_balls (l2 shapes belong to the snapped Gaussian)",
               std::string(clamp_set_name(shape)));

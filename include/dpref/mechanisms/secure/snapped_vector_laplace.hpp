@@ -14,6 +14,7 @@
 #include "dpref/accounting/event.hpp"
 #include "dpref/accounting/snapped.hpp"
 #include "dpref/error.hpp"
+#include "dpref/mechanisms/secure/clamp_set.hpp"
 #include "dpref/params.hpp"
 #include "dpref/random/philox_stream.hpp"
 #include "dpref/random/secure/l2_laplace_lattice.hpp"
@@ -43,15 +44,7 @@ struct snapped_vector_laplace_params {
   /// @throws invalid_parameter "mechanisms::snapped_vector_laplace_params.<field> must be ..."
   void validate() const {
     const param_checker c("mechanisms::snapped_vector_laplace_params");
-    c.positive("sensitivity", sensitivity);
-    c.positive("scale", scale);
-    c.at_least<long long>("dimension", dimension, 1, 1LL << 40);
-    c.positive("clamp", clamp);
-    c.at_least<int>("grid_exponent", grid_exponent, secure::lattice_k_min, secure::lattice_k_max);
-    c.require(std::ldexp(clamp, -grid_exponent) <= 0x1p52, "clamp",
-              "<= 2^(grid_exponent + 52) (coarser grid or smaller clamp)", clamp);
-    c.require(std::ldexp(scale, -grid_exponent) <= 0x1p52, "scale",
-              "<= 2^(grid_exponent + 52) (coarser grid)", scale);
+    check_lattice_release(c, sensitivity, "scale", scale, 52, dimension, clamp, grid_exponent);
   }
   /// Integer scale t = max(1, ceil(b / 2^k)) in grid steps.
   [[nodiscard]] std::int64_t grid_scale() const {
