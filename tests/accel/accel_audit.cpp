@@ -182,15 +182,17 @@ TEST(ACCEL_AUDIT, OneFullBatchStepPassesAtEpsOverT) {
     EXPECT_EQ(r.eps_spent, claimed);
   }
   // power: the pair is tight
-  test_support::expect_pass("DP-GD one full-batch step, b_1 of the T=4, eps=1 plan (claimed eps/T)",
-                            audit_step(s, b, 701), 0.5 * claimed);
+  EXPECT_TRUE(test_support::audit_passes(
+      "DP-GD one full-batch step, b_1 of the T=4, eps=1 plan (claimed eps/T)",
+      audit_step(s, b, 701), 0.5 * claimed));
 }
 
 TEST(ACCEL_AUDIT, HalvedNoiseScaleIsFlagged) {
   const auto s = setup();
   // broken: half the calibrated b_t, still claiming ε/T
-  test_support::expect_flagged("NEG DP-GD one full-batch step with b_1/2 (claimed eps/T)",
-                               audit_step(s, s.plan.b / 2, 702));
+  EXPECT_TRUE(
+      test_support::audit_flagged("NEG DP-GD one full-batch step with b_1/2 (claimed eps/T)",
+                                  audit_step(s, s.plan.b / 2, 702)));
 }
 
 }  // namespace

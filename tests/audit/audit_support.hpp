@@ -53,29 +53,34 @@ inline void print_report(const std::string& what, const audit_report& r) {
   ::testing::Test::RecordProperty("verdict", r.violation ? "violation" : "no violation");
 }
 
-/// Prints the audit `what` and checks its verdict: `flagged` (a negative control: "violation"
-/// and, if given, ε_lb > bound) or not (a correct release: "no violation" and, if given, the
-/// power check ε_lb >= bound).
-inline void expect_verdict(const std::string& what, const audit_report& r, bool flagged,
-                           std::optional<double> bound) {
-  SCOPED_TRACE(what);
+/// Prints the audit `what` and decides its verdict, for EXPECT_TRUE at the test: `flagged` (a
+/// negative control: "violation" and, if given, ε_lb > bound) or not (a correct release: "no
+/// violation" and, if given, the power check ε_lb >= bound).
+inline ::testing::AssertionResult audit_verdict(const std::string& what, const audit_report& r,
+                                                bool flagged, std::optional<double> bound) {
   print_report(what, r);
-  EXPECT_EQ(r.violation, flagged);
-  if (bound && flagged) {
-    EXPECT_GT(r.eps_lb, *bound);
-  } else if (bound) {
-    EXPECT_GE(r.eps_lb, *bound);
-  }
+  if (r.violation != flagged)
+    return ::testing::AssertionFailure()
+           << what << ": " << (r.violation ? "violation" : "no violation") << " (eps_lb "
+           << r.eps_lb << " vs claimed " << r.epsilon << "), expected "
+           << (flagged ? "violation" : "no violation");
+  if (bound && flagged && !(r.eps_lb > *bound))
+    return ::testing::AssertionFailure()
+           << what << ": eps_lb " << r.eps_lb << " is not above " << *bound;
+  if (bound && !flagged && !(r.eps_lb >= *bound))
+    return ::testing::AssertionFailure()
+           << what << ": eps_lb " << r.eps_lb << " is below the power bound " << *bound;
+  return ::testing::AssertionSuccess();
 }
-/// A correct release (min_eps_lb: the power check).
-inline void expect_pass(const std::string& what, const audit_report& r,
-                        std::optional<double> min_eps_lb = std::nullopt) {
-  expect_verdict(what, r, false, min_eps_lb);
+/// A correct release (min_eps_lb: the power check): EXPECT_TRUE(audit_passes(...)).
+inline ::testing::AssertionResult audit_passes(const std::string& what, const audit_report& r,
+                                               std::optional<double> min_eps_lb = std::nullopt) {
+  return audit_verdict(what, r, false, min_eps_lb);
 }
-/// A negative control (above: ε_lb must exceed the claim).
-inline void expect_flagged(const std::string& what, const audit_report& r,
-                           std::optional<double> above = std::nullopt) {
-  expect_verdict(what, r, true, above);
+/// A negative control (above: ε_lb must exceed the claim): EXPECT_TRUE(audit_flagged(...)).
+inline ::testing::AssertionResult audit_flagged(const std::string& what, const audit_report& r,
+                                                std::optional<double> above = std::nullopt) {
+  return audit_verdict(what, r, true, above);
 }
 
 /// Identity statistic of scalar outputs.

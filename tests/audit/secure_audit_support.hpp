@@ -31,8 +31,8 @@ namespace dpref::audit::secure_support {
 
 using vec = Eigen::VectorXd;
 // the report and the verdict checks of every audit (audit_support.hpp)
-using test_support::expect_flagged;
-using test_support::expect_pass;
+using test_support::audit_flagged;
+using test_support::audit_passes;
 using test_support::print_report;
 
 inline constexpr std::uint64_t kLatticeN = 1u << 18;  // samples per side and pair: lattice

@@ -65,7 +65,8 @@ TEST(SEC_AUDIT_LAPLACE, FineGridPassesAtTheRequestedEpsilon) {
   const auto r = run_audit<double, double>(
       lattice_release<double>(p), fine_pairs(sens, p.grid_exponent, "tie pair"),
       scalar_families(-8, 9, 136, kLowBits), config(20001, eps, 0, kLatticeN));
-  expect_pass("SEC snapped Laplace b=1 grid 2^" + std::to_string(p.grid_exponent), r, 0.5 * eps);
+  EXPECT_TRUE(audit_passes("SEC snapped Laplace b=1 grid 2^" + std::to_string(p.grid_exponent), r,
+                           0.5 * eps));
 }
 
 TEST(SEC_AUDIT_LAPLACE, CoarseGridInflationIsChargedAndTight) {
@@ -77,7 +78,8 @@ TEST(SEC_AUDIT_LAPLACE, CoarseGridInflationIsChargedAndTight) {
   ASSERT_TRUE(meets(sens, 0, 2, 1, eps));
   const auto r = coarse_tie_audit(lattice_release<double>(p), 30, config(20002, eps, 0, kLatticeN),
                                   {{"on grid 0 vs 1", 0.0, 1.0}});
-  expect_pass("SEC snapped Laplace coarse grid g=1, t=2 (inflation charged)", r, 0.5 * eps);
+  EXPECT_TRUE(
+      audit_passes("SEC snapped Laplace coarse grid g=1, t=2 (inflation charged)", r, 0.5 * eps));
 }
 
 // ==== SEC.AUDIT.LAPLACE.VECTOR: coordinate-wise, d = 3 ======================================
@@ -100,7 +102,7 @@ TEST(SEC_AUDIT_LAPLACE_VECTOR, FineGridPassesAtTheRequestedEpsilon) {
   const int k = p.grid_exponent;
   const auto r = run_audit_per_pair<vec, vec>(lattice_release<vec>(p), pairs, l1_families(k),
                                               config(20101, eps, 0, kLatticeN));
-  expect_pass("SEC snapped Laplace d=3 grid 2^" + std::to_string(k), r, 0.5 * eps);
+  EXPECT_TRUE(audit_passes("SEC snapped Laplace d=3 grid 2^" + std::to_string(k), r, 0.5 * eps));
 }
 
 /// The coarse-grid (g = 1) coordinate-wise Laplace p of Δ1 = 3, d = 3 on the tie pair (each
@@ -115,8 +117,8 @@ TEST(SEC_AUDIT_LAPLACE_VECTOR, CoarseGridInflationIsChargedAndTight) {
   const double sens = 3, eps = 2;
   const mech::snapped_laplace_params p{sens, 3.0, 3, kClamp, 0};
   ASSERT_TRUE(meets(sens, 0, p.grid_scale(), 3, eps));
-  expect_pass("SEC snapped Laplace d=3 coarse grid g=1, t=3 (inflation charged)",
-              coarse_laplace_d3(p, 20102), 0.5 * eps);
+  EXPECT_TRUE(audit_passes("SEC snapped Laplace d=3 coarse grid g=1, t=3 (inflation charged)",
+                           coarse_laplace_d3(p, 20102), 0.5 * eps));
 }
 
 // ==== SEC.AUDIT.GAUSS: scalar ================================================================
@@ -133,8 +135,9 @@ TEST(SEC_AUDIT_GAUSS, CoarseGridExactDeltaOfTheInflatedShift) {
   const double eps = 1;
   const double delta = discrete_gaussian_delta_equal_shift(4.0L, 2, 1, eps);
   const auto r = coarse_gaussian(delta, 20201);
-  expect_pass("SEC snapped Gaussian coarse grid g=1 sigma_g^2=4, delta=" + std::to_string(delta), r,
-              0.5 * eps);
+  EXPECT_TRUE(audit_passes(
+      "SEC snapped Gaussian coarse grid g=1 sigma_g^2=4, delta=" + std::to_string(delta), r,
+      0.5 * eps));
 }
 
 TEST(SEC_AUDIT_GAUSS, FineGridPassesAtTheRequestedBudget) {
@@ -158,9 +161,10 @@ TEST(SEC_AUDIT_GAUSS, FineGridPassesAtTheRequestedBudget) {
   const auto r = run_audit<double, double>(
       lattice_release<double>(p), fine_pairs(sens, k, "near-tie pair"),
       scalar_families(-20, 21, 164, kLowBits), config(20202, eps, delta, kLatticeN));
-  expect_pass("SEC snapped Gaussian (1, 1e-4) sigma=" + std::to_string(sigma) + " grid 2^" +
-                  std::to_string(k) + ", exact delta=" + std::to_string(exact),
-              r, 0.5 * eps);
+  EXPECT_TRUE(audit_passes("SEC snapped Gaussian (1, 1e-4) sigma=" + std::to_string(sigma) +
+                               " grid 2^" + std::to_string(k) +
+                               ", exact delta=" + std::to_string(exact),
+                           r, 0.5 * eps));
 }
 
 // ==== SEC.AUDIT.GAUSS.VECTOR: coordinate-wise, d = 3 =========================================
@@ -186,8 +190,9 @@ TEST(SEC_AUDIT_GAUSS_VECTOR, CoarseGridExactDeltaOfTheInflatedShift) {
   const double eps = 1;
   const double delta = discrete_gaussian_delta_equal_shift(9.0L, 2, 3, eps);
   const auto r = coarse_gaussian_d3(delta, 20301);
-  expect_pass("SEC snapped Gaussian d=3 coarse grid sigma_g^2=9, delta=" + std::to_string(delta), r,
-              0.5 * eps);
+  EXPECT_TRUE(audit_passes(
+      "SEC snapped Gaussian d=3 coarse grid sigma_g^2=9, delta=" + std::to_string(delta), r,
+      0.5 * eps));
 }
 
 TEST(SEC_AUDIT_GAUSS_VECTOR, FineGridPassesAtItsZcdpDeltaAtEpsilon3) {
@@ -210,9 +215,9 @@ TEST(SEC_AUDIT_GAUSS_VECTOR, FineGridPassesAtItsZcdpDeltaAtEpsilon3) {
                                kLowBits, 0);
       },
       config(20302, eps, delta, kLatticeN));
-  expect_pass("SEC snapped Gaussian d=3 sigma=2 grid 2^" + std::to_string(k) +
-                  ", zCDP delta(3)=" + std::to_string(delta),
-              r);
+  EXPECT_TRUE(audit_passes("SEC snapped Gaussian d=3 sigma=2 grid 2^" + std::to_string(k) +
+                               ", zCDP delta(3)=" + std::to_string(delta),
+                           r));
 }
 
 // ==== SEC.AUDIT.VLAPLACE: the lattice l2-Laplace =============================================
@@ -243,8 +248,8 @@ TEST(SEC_AUDIT_VLAPLACE, CoarseGridInflationIsCharged) {
   const double sens = std::sqrt(2.0), eps = 1;
   const mech::snapped_vector_laplace_params p{sens, 3.0, 2, kClamp, 0};
   ASSERT_TRUE(meets(sens, 0, p.grid_scale(), std::sqrt(2.0), eps));
-  expect_pass("SEC lattice l2-Laplace d=2 coarse grid g=1, t=3 (inflation charged)",
-              coarse_l2_laplace(p, 20401), 0.5 * eps);
+  EXPECT_TRUE(audit_passes("SEC lattice l2-Laplace d=2 coarse grid g=1, t=3 (inflation charged)",
+                           coarse_l2_laplace(p, 20401), 0.5 * eps));
 }
 
 TEST(SEC_AUDIT_VLAPLACE, FineGridD5PassesAtTheRequestedEpsilon) {
@@ -254,7 +259,7 @@ TEST(SEC_AUDIT_VLAPLACE, FineGridD5PassesAtTheRequestedEpsilon) {
   const int k = p.grid_exponent;
   const auto r = run_audit_per_pair<vec, vec>(lattice_release<vec>(p), vector_pairs(5, sens),
                                               l2_families(k), config(20402, eps, 0, kLatticeN));
-  expect_pass("SEC lattice l2-Laplace d=5 grid 2^" + std::to_string(k), r, 0.5 * eps);
+  EXPECT_TRUE(audit_passes("SEC lattice l2-Laplace d=5 grid 2^" + std::to_string(k), r, 0.5 * eps));
 }
 
 // ==== SEC.VLAPLACE.ALT: the l1 fallback (coordinate-wise discrete Laplace, Δ1 = √d Δ2) ======
@@ -267,7 +272,7 @@ TEST(SEC_VLAPLACE_ALT, L1FallbackPassesOnL2Pairs) {
       run_audit_per_pair<vec, vec>(lattice_release<vec>(p), vector_pairs(5, sens2),
                                    l1_families(p.grid_exponent), config(20403, eps, 0, kLatticeN));
   // tight on the diagonal pair (‖shift‖₁ = √d Δ2)
-  expect_pass("SEC l1 fallback for the l2-Laplace, d=5", r, 0.5 * eps);
+  EXPECT_TRUE(audit_passes("SEC l1 fallback for the l2-Laplace, d=5", r, 0.5 * eps));
 }
 
 // ==== SEC.AUDIT.SMALL: scales below 1 ========================================================
@@ -281,11 +286,12 @@ TEST(SEC_AUDIT_SMALL, LaplaceWithScaleOneHundredth) {
   const auto fams = scalar_families(-0.08, 0.09, 136, kSmallBits);
   const auto r = run_audit<double, double>(lattice_release<double>(p), scalar_pairs(sens), fams,
                                            config(20501, eps, 0, kLatticeN));
-  expect_pass("SEC snapped Laplace b=0.01 grid 2^" + std::to_string(p.grid_exponent), r, 0.5 * eps);
+  EXPECT_TRUE(audit_passes("SEC snapped Laplace b=0.01 grid 2^" + std::to_string(p.grid_exponent),
+                           r, 0.5 * eps));
   // the textbook double release at the same scale is flagged by the low-order bits
   const auto rf = run_audit<double, double>(ts::laplace_release(sens / eps), scalar_pairs(sens),
                                             fams, config(20502, eps, 0, kFloatN));
-  expect_flagged("SEC NEG textbook Laplace b=0.01 (double release)", rf);
+  EXPECT_TRUE(audit_flagged("SEC NEG textbook Laplace b=0.01 (double release)", rf));
 }
 
 TEST(SEC_AUDIT_SMALL, GaussianCoarseGridScaledBelowOne) {
@@ -297,7 +303,7 @@ TEST(SEC_AUDIT_SMALL, GaussianCoarseGridScaledBelowOne) {
   const auto r = run_audit<double, double>(lattice_release<double>(p), pairs,
                                            scalar_families(-20.5 * g, 21.5 * g, 42, kSmallBits),
                                            config(20503, eps, delta, kLatticeN));
-  expect_pass("SEC snapped Gaussian sigma=2^-9 grid 2^-10", r, 0.5 * eps);
+  EXPECT_TRUE(audit_passes("SEC snapped Gaussian sigma=2^-9 grid 2^-10", r, 0.5 * eps));
 }
 
 TEST(SEC_AUDIT_SMALL, L2LaplaceWithScaleOneHundredth) {
@@ -309,7 +315,7 @@ TEST(SEC_AUDIT_SMALL, L2LaplaceWithScaleOneHundredth) {
       lattice_release<vec>(p), vector_pairs(2, sens),
       [k](const neighbour_pair<vec>& pr) { return lattice_l2_families(pr, k, 1.0, kSmallBits); },
       config(20504, eps, 0, kLatticeN));
-  expect_pass("SEC lattice l2-Laplace d=2 b=0.01", r, 0.5 * eps);
+  EXPECT_TRUE(audit_passes("SEC lattice l2-Laplace d=2 b=0.01", r, 0.5 * eps));
 }
 
 // ==== SEC.NEG.TEXTBOOK: the floating-point releases are flagged ==============================
@@ -319,7 +325,7 @@ TEST(SEC_NEG_TEXTBOOK, ScalarLaplace) {
   const auto r = run_audit<double, double>(ts::laplace_release(b), scalar_pairs(sens),
                                            scalar_families(-8, 9, 136, kLowBits),
                                            config(20601, eps, 0, kFloatN));
-  expect_flagged("SEC NEG textbook Laplace x + Lap(1) (double)", r);
+  EXPECT_TRUE(audit_flagged("SEC NEG textbook Laplace x + Lap(1) (double)", r));
   EXPECT_NE(r.worst_pair().event.description.find("low-order bits"), std::string::npos);
 }
 
@@ -332,7 +338,7 @@ TEST(SEC_NEG_TEXTBOOK, CoordinateLaplaceD3) {
   };
   const auto r = run_audit_per_pair<vec, vec>(m, {axis_shift(3, sens)}, l1_families(-52),
                                               config(20602, eps, 0, kFloatN));
-  expect_flagged("SEC NEG textbook coordinate Laplace d=3 (double)", r);
+  EXPECT_TRUE(audit_flagged("SEC NEG textbook coordinate Laplace d=3 (double)", r));
 }
 
 TEST(SEC_NEG_TEXTBOOK, ScalarGaussian) {
@@ -342,7 +348,7 @@ TEST(SEC_NEG_TEXTBOOK, ScalarGaussian) {
   const auto r = run_audit<double, double>(ts::gaussian_release(sigma), scalar_pairs(sens),
                                            scalar_families(-20, 21, 164, kLowBits),
                                            config(20603, eps, delta, kFloatN));
-  expect_flagged("SEC NEG textbook Gaussian x + N(0, sigma^2) (double), (1, 1e-4)", r);
+  EXPECT_TRUE(audit_flagged("SEC NEG textbook Gaussian x + N(0, sigma^2) (double), (1, 1e-4)", r));
   EXPECT_NE(r.worst_pair().event.description.find("low-order bits"), std::string::npos);
 }
 
@@ -357,14 +363,14 @@ TEST(SEC_NEG_TEXTBOOK, CoordinateGaussianD3) {
   };
   const auto r = run_audit_per_pair<vec, vec>(m, {axis_shift(3, sens)}, sum_families(-12, 13),
                                               config(20604, eps, delta, kFloatN));
-  expect_flagged("SEC NEG textbook coordinate Gaussian d=3 (double), eps=3", r);
+  EXPECT_TRUE(audit_flagged("SEC NEG textbook coordinate Gaussian d=3 (double), eps=3", r));
 }
 
 TEST(SEC_NEG_TEXTBOOK, L2LaplaceD2) {
   const double sens = 1, eps = 1, b = sens / eps;
   const auto r = run_audit_per_pair<vec, vec>(ts::vector_laplace_release(b), {axis_shift(2, sens)},
                                               l2_families(-52), config(20605, eps, 0, kFloatN));
-  expect_flagged("SEC NEG textbook l2-Laplace d=2 (double)", r);
+  EXPECT_TRUE(audit_flagged("SEC NEG textbook l2-Laplace d=2 (double)", r));
 }
 
 // ==== SEC.NEG.INFLATION: the rounding inflation omitted is flagged ===========================
@@ -374,32 +380,32 @@ TEST(SEC_NEG_INFLATION, ScalarLaplace) {
   // tie pair moves the integer query by 2, so the release is only 2-DP.
   const mech::snapped_laplace_params p{1.0, 1.0, 1, kClamp, 0};
   const auto r = coarse_tie_audit(lattice_release<double>(p), 30, config(20701, 1, 0, kLatticeN));
-  expect_flagged("SEC NEG snapped Laplace, inflation omitted (t = 1 for eps = 1)", r);
+  EXPECT_TRUE(audit_flagged("SEC NEG snapped Laplace, inflation omitted (t = 1 for eps = 1)", r));
 }
 
 TEST(SEC_NEG_INFLATION, CoordinateLaplaceD3) {
   // Δ1 = 3, g = 1, requested ε = 2 without inflation: t = ceil(3/2) = 2; true ε = 6/2 = 3.
-  expect_flagged("SEC NEG snapped Laplace d=3, inflation omitted",
-                 coarse_laplace_d3({3.0, 2.0, 3, kClamp, 0}, 20702));
+  EXPECT_TRUE(audit_flagged("SEC NEG snapped Laplace d=3, inflation omitted",
+                            coarse_laplace_d3({3.0, 2.0, 3, kClamp, 0}, 20702)));
 }
 
 TEST(SEC_NEG_INFLATION, ScalarGaussian) {
   // σ_g² = 4, g = 1: δ claimed for the uninflated shift 1, the tie pair shifts by 2.
   const double delta = discrete_gaussian_delta_equal_shift(4.0L, 1, 1, 1);
-  expect_flagged("SEC NEG snapped Gaussian, delta of the uninflated shift",
-                 coarse_gaussian(delta, 20703));
+  EXPECT_TRUE(audit_flagged("SEC NEG snapped Gaussian, delta of the uninflated shift",
+                            coarse_gaussian(delta, 20703)));
 }
 
 TEST(SEC_NEG_INFLATION, CoordinateGaussianD3) {
   const double delta = discrete_gaussian_delta_equal_shift(9.0L, 1, 3, 1);
-  expect_flagged("SEC NEG snapped Gaussian d=3, delta of the uninflated shift",
-                 coarse_gaussian_d3(delta, 20704));
+  EXPECT_TRUE(audit_flagged("SEC NEG snapped Gaussian d=3, delta of the uninflated shift",
+                            coarse_gaussian_d3(delta, 20704)));
 }
 
 TEST(SEC_NEG_INFLATION, L2LaplaceD2) {
   // Δ2 = √2, g = 1, requested ε = 1 without inflation: t = ceil(√2) = 2; true ε = 2√2/2 = 1.41.
-  expect_flagged("SEC NEG lattice l2-Laplace d=2, inflation omitted",
-                 coarse_l2_laplace({std::sqrt(2.0), 2.0, 2, kClamp, 0}, 20705));
+  EXPECT_TRUE(audit_flagged("SEC NEG lattice l2-Laplace d=2, inflation omitted",
+                            coarse_l2_laplace({std::sqrt(2.0), 2.0, 2, kClamp, 0}, 20705)));
 }
 
 }  // namespace

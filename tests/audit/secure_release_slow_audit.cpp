@@ -27,7 +27,7 @@ TEST(SEC_AUDIT_SLOW, CoarseGridLaplaceTightToTenPercent) {
   const double eps = 1;
   const mech::snapped_laplace_params p{1.0, 2.0, 1, 64.0, 0};
   const auto r = coarse_tie_audit(lattice_release<double>(p), 30, config(29001, eps, 0, 1u << 22));
-  expect_pass("SEC slow: snapped Laplace coarse grid, 2^22", r, 0.9 * eps);
+  EXPECT_TRUE(audit_passes("SEC slow: snapped Laplace coarse grid, 2^22", r, 0.9 * eps));
 }
 
 // d = 20, fine grid, requested ε = 1, 2^17 samples per side (the lattice l2-Laplace at d = 20
@@ -41,7 +41,7 @@ TEST(SEC_AUDIT_SLOW, FineGridL2LaplaceD20) {
       lattice_release<vec>(p), vector_pairs(20, sens),
       [k](const neighbour_pair<vec>& pr) { return lattice_l2_families(pr, k, 64.0); },
       config(29002, eps, 0, 1u << 17));
-  expect_pass("SEC slow: lattice l2-Laplace d=20", r);
+  EXPECT_TRUE(audit_passes("SEC slow: lattice l2-Laplace d=20", r));
 }
 
 // requested (1, 1e-6), 2^21 samples: the fine-grid Gaussian at a realistic δ.
@@ -58,7 +58,7 @@ TEST(SEC_AUDIT_SLOW, FineGridGaussianDeltaOneMillionth) {
   const auto r = run_audit<double, double>(lattice_release<double>(p), scalar_pairs(sens),
                                            scalar_families(-25, 26, 204, kLowBits),
                                            config(29003, eps, delta, 1u << 21));
-  expect_pass("SEC slow: snapped Gaussian (1, 1e-6), 2^21", r, 0.5 * eps);
+  EXPECT_TRUE(audit_passes("SEC slow: snapped Gaussian (1, 1e-6), 2^21", r, 0.5 * eps));
 }
 
 }  // namespace

@@ -90,12 +90,12 @@ TEST(PRIV_DDA_AUDIT, IdealisedRoundWithAViolatingRecordPassesAtTheRequest) {
   const neighbour_pair<record> pair{"c = 1, y = 1 vs c = 100 (100 L), y = -1", {1, 1}, {100, -1}};
   const auto r = audit_release(plan.engine, 1, pair, sum_thresholds(-40, 40), 1931);
   // power: the round is far from ε = 0
-  ss::expect_pass("dda one round, idealised, record at 100 L (shipped clip)", r, 0.2);
+  EXPECT_TRUE(ss::audit_passes("dda one round, idealised, record at 100 L (shipped clip)", r, 0.2));
   // negative control: the same σ without the clip
   auto off = plan.engine;
   off.clip.reset();
-  ss::expect_flagged("NEG dda one round, idealised, clip removed",
-                     audit_release(off, 1, pair, sum_thresholds(-40, 140), 1932), kEps);
+  EXPECT_TRUE(ss::audit_flagged("NEG dda one round, idealised, clip removed",
+                                audit_release(off, 1, pair, sum_thresholds(-40, 140), 1932), kEps));
 }
 
 TEST(PRIV_DDA_AUDIT, SecureRoundWithAViolatingRecordPassesAtTheRequest) {
@@ -109,19 +109,20 @@ TEST(PRIV_DDA_AUDIT, SecureRoundWithAViolatingRecordPassesAtTheRequest) {
   fam.push_back(
       audit::lowbits_family<vec>("low-order bits of z[0]", [](const vec& z) { return z[0]; }, {}));
   const auto r = audit_release(plan.engine, d, pair, fam, 1933);
-  ss::expect_pass("dda one round, secure, d = 16, record at 100 L (shipped)", r);
+  EXPECT_TRUE(ss::audit_passes("dda one round, secure, d = 16, record at 100 L (shipped)", r));
   // the floating-point clip removed: the lattice's own l2 ball (SEC.GAUSS.L2) still enforces L
   auto ball = plan.engine;
   ball.clip.reset();
   const auto b = audit_release(ball, d, pair, sum_thresholds(-200, 200), 1935);
-  ss::expect_pass("dda one round, secure, float clip removed, lattice ball on", b);
+  EXPECT_TRUE(ss::audit_passes("dda one round, secure, float clip removed, lattice ball on", b));
   EXPECT_LE(b.eps_lb, kEps);
   // negative control: both removed, only the coordinate clamp C = L bounds the violating record
   // (‖·‖₂ = √d L)
   auto off = ball;
   off.secure->shape = mechanisms::clamp_set::coordinates;
-  ss::expect_flagged("NEG dda one round, secure, clip and ball removed (clamp only)",
-                     audit_release(off, d, pair, sum_thresholds(-200, 200), 1934), kEps);
+  EXPECT_TRUE(ss::audit_flagged("NEG dda one round, secure, clip and ball removed (clamp only)",
+                                audit_release(off, d, pair, sum_thresholds(-200, 200), 1934),
+                                kEps));
 }
 
 }  // namespace

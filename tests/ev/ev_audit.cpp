@@ -163,15 +163,15 @@ TEST(EV_AUDIT, ReleasedSequencePassesAtClaimedEpsilon) {
   ASSERT_LE(ep.searched, ep.tight * (1 + 1e-9));
   double ledger_eps = 0;
   const auto r = audit_release(ep, 1.0, 4402, &ledger_eps);
-  expect_pass("ev Algorithm 2, T=3 K=3, Delta = Delta*", r, 0.3 * kEpsilon);
+  EXPECT_TRUE(audit_passes("ev Algorithm 2, T=3 K=3, Delta = Delta*", r, 0.3 * kEpsilon));
   EXPECT_NEAR(ledger_eps, kEpsilon, 1e-12);
 }
 
 TEST(EV_AUDIT, HalfSensitivityIsFlagged) {
   const ev_pair ep = make_pair(0.5);
   double ledger_eps = 0;
-  expect_flagged("NEG ev Algorithm 2, T=3 K=3, noise calibrated with Delta*/2",
-                 audit_release(ep, 0.5, 4403, &ledger_eps));
+  EXPECT_TRUE(audit_flagged("NEG ev Algorithm 2, T=3 K=3, noise calibrated with Delta*/2",
+                            audit_release(ep, 0.5, 4403, &ledger_eps)));
 }
 
 }  // namespace

@@ -140,7 +140,7 @@ TEST(PRIV_LINESEARCH_AUDIT, DpSgdClipsAnUnderstatedGradientBound) {
   };
   const auto r = audit::run_audit<double, double>(
       m, kGradPair, fam, config(2701, o.claimed.epsilon, o.claimed.delta, 1u << 15));
-  expect_pass("linesearch DP-SGD one step, x 1000 over C_grad, idealised", r);
+  EXPECT_TRUE(audit_passes("linesearch DP-SGD one step, x 1000 over C_grad, idealised", r));
   EXPECT_LE(r.eps_lb, o.claimed.epsilon);
   const auto neg = [&o](const double& x, philox_stream& s) {
     return sgd_release(o, x, 1, s, kNoClip, o.sp)[0];
@@ -149,8 +149,8 @@ TEST(PRIV_LINESEARCH_AUDIT, DpSgdClipsAnUnderstatedGradientBound) {
       neg, kGradPair,
       {audit::threshold_family<double>("threshold", identity, -6 * o.sigma, 2 * kViolation, 200)},
       config(2702, o.claimed.epsilon, o.claimed.delta, 1u << 15));
-  expect_flagged("NEG linesearch DP-SGD one step without the clip, idealised", rn,
-                 o.claimed.epsilon);
+  EXPECT_TRUE(audit_flagged("NEG linesearch DP-SGD one step without the clip, idealised", rn,
+                            o.claimed.epsilon));
 }
 
 TEST(PRIV_LINESEARCH_AUDIT, SecureDpSgdClipsAndTheClampAloneDoesNot) {
@@ -174,7 +174,7 @@ TEST(PRIV_LINESEARCH_AUDIT, SecureDpSgdClipsAndTheClampAloneDoesNot) {
     return sgd_release(o, x, d, s, o.p.C_grad, o.sp);
   };
   const auto r = audit_d16(m, 2711);
-  expect_pass("linesearch DP-SGD one step, x 1000 over C_grad, secure d = 16", r);
+  EXPECT_TRUE(audit_passes("linesearch DP-SGD one step, x 1000 over C_grad, secure d = 16", r));
   EXPECT_LE(r.eps_lb, 1.0);
   // NEGATIVE CONTROL: no enforcement anywhere — the float clip off AND the lattice's own ball
   // per example widened to 10^6 (the event's Δ2 raised with it so that the parameters validate;
@@ -190,10 +190,12 @@ TEST(PRIV_LINESEARCH_AUDIT, SecureDpSgdClipsAndTheClampAloneDoesNot) {
     return sgd_release(o, x, d, s, kNoClip, o.sp);
   };
   const auto rb = audit_d16(ball, 2713);
-  expect_pass("linesearch secure DP-SGD, float clip off, lattice ball on, d = 16", rb);
+  EXPECT_TRUE(
+      audit_passes("linesearch secure DP-SGD, float clip off, lattice ball on, d = 16", rb));
   EXPECT_LE(rb.eps_lb, 1.0);
-  expect_flagged("NEG linesearch secure DP-SGD without the clip or the ball (clamp only), d = 16",
-                 audit_d16(neg, 2712), 1.0);
+  EXPECT_TRUE(audit_flagged(
+      "NEG linesearch secure DP-SGD without the clip or the ball (clamp only), d = 16",
+      audit_d16(neg, 2712), 1.0));
 }
 
 // ------------------------------------------------------------------ C_obj: NOISYBTLS, NoisyMin
@@ -261,8 +263,8 @@ void expect_objective_clip_enforced(const Index& index, const std::string& name,
     return audit::run_audit<linear_erm<double>, std::size_t>(m, pairs, fam,
                                                              config(sd, claimed, 0, 1u << 16));
   };
-  expect_pass(what, audit_at(kCobj, seed));
-  expect_flagged(neg_what, audit_at(kNoClip, seed + 1), claimed);
+  EXPECT_TRUE(audit_passes(what, audit_at(kCobj, seed)));
+  EXPECT_TRUE(audit_flagged(neg_what, audit_at(kNoClip, seed + 1), claimed));
 }
 
 TEST(PRIV_LINESEARCH_AUDIT, NoisyBtlsClipsAnUnderstatedObjectiveBound) {
@@ -349,9 +351,11 @@ TEST(PRIV_LINESEARCH_AUDIT, OutputPerturbationScalesAnUnderstatedFeatureBound) {
       EXPECT_EQ(outpert_run(p, x, s1), release(x, s2, 1.0));
     }
   const auto m = [&](const double& x, philox_stream& s) { return release(x, s, 1.0); };
-  expect_pass("linesearch OUTPERT, ||x|| = 1000 R, idealised", row_audit(m, fam, 2741));
+  EXPECT_TRUE(
+      audit_passes("linesearch OUTPERT, ||x|| = 1000 R, idealised", row_audit(m, fam, 2741)));
   const auto neg = [&](const double& x, philox_stream& s) { return release(x, s, kNoClip); };
-  expect_flagged("NEG linesearch OUTPERT without the row scaling", row_audit(neg, fam, 2742), 1.0);
+  EXPECT_TRUE(audit_flagged("NEG linesearch OUTPERT without the row scaling",
+                            row_audit(neg, fam, 2742), 1.0));
 }
 
 TEST(PRIV_LINESEARCH_AUDIT, SecureOutputPerturbationScalesAnUnderstatedFeatureBound) {
@@ -361,7 +365,7 @@ TEST(PRIV_LINESEARCH_AUDIT, SecureOutputPerturbationScalesAnUnderstatedFeatureBo
   const auto fam = ss::scalar_families(-0.65 - 8 * scale, 8 * scale, 160, {});
   const auto m = [&p](const double& x, philox_stream& s) { return outpert_run(p, x, s); };
   const auto r = row_audit(m, fam, 2751);
-  expect_pass("linesearch OUTPERT, ||x|| = 1000 R, secure (run)", r);
+  EXPECT_TRUE(audit_passes("linesearch OUTPERT, ||x|| = 1000 R, secure (run)", r));
   EXPECT_LE(r.eps_lb, 1.0);
   // NEGATIVE CONTROL: the lattice release of output_perturbation (its parameters for this
   // request: sensitivity 2R/(nμ), clamp R/μ) on its minimiser without the row bound (R = max).
@@ -374,8 +378,8 @@ TEST(PRIV_LINESEARCH_AUDIT, SecureOutputPerturbationScalesAnUnderstatedFeatureBo
     return mechanisms::snapped_vector_laplace(
         st, ls::output_perturbation_minimiser(outpert_data(x), kNoClip), sp)[0];
   };
-  expect_flagged("NEG linesearch secure OUTPERT without the row scaling", row_audit(neg, fam, 2752),
-                 1.0);
+  EXPECT_TRUE(audit_flagged("NEG linesearch secure OUTPERT without the row scaling",
+                            row_audit(neg, fam, 2752), 1.0));
 }
 
 }  // namespace

@@ -136,7 +136,7 @@ TEST(SEC_LINESEARCH_AUDIT, IdealisedDpSgdIsFlagged) {
   // DP-SGD: ∇ at w = 0 is −x/2; x = 0 vs x = 1 moves the query by 1/2 (negative control, the
   // documented finding)
   const auto rs = audit_sgd(make_sgd(noise_mode::idealised), {{"x = 0 vs x = 1", 0.0, 1.0}}, 931);
-  ss::expect_flagged("linesearch DP-SGD one step, idealised", rs, 1.0);
+  EXPECT_TRUE(ss::audit_flagged("linesearch DP-SGD one step, idealised", rs, 1.0));
 }
 
 TEST(SEC_LINESEARCH_AUDIT, SecureReleasesPass) {
@@ -147,11 +147,11 @@ TEST(SEC_LINESEARCH_AUDIT, SecureReleasesPass) {
   const double gD2 = gD + (std::ldexp(1.0, -k - 2) - 1) * std::ldexp(1.0, k);
   const auto rs =
       audit_sgd(o, {{"x = 0 vs x = 1", 0.0, 1.0}, {"tie pair", -2 * gD, -2 * gD2}}, 941);
-  ss::expect_pass("linesearch DP-SGD one step, secure", rs);
+  EXPECT_TRUE(ss::audit_passes("linesearch DP-SGD one step, secure", rs));
   // output perturbation: every sample also solves the problem and calibrates (2^14 samples)
   const auto ro = audit_of(secure_outpert_params(noise_mode::secure), 0.5,
                            {{"x = 0 vs x = 1", 0.0, 1.0}}, 0, 942, 1u << 14);
-  ss::expect_pass("linesearch outpert, secure", ro);
+  EXPECT_TRUE(ss::audit_passes("linesearch outpert, secure", ro));
   EXPECT_LE(ro.eps_lb, 1.0);
 }
 

@@ -87,8 +87,8 @@ TEST(PWA_AUDIT_MS, SolutionPerturbationPassesAtClaimedEpsilon) {
   const auto plan = pwa::plan_perturb_solution(corner_problem(corner_pairs()[0].first), eps);
   const double claimed = ledger_eps(plan.ledger);
   // tight: the pair attains Δ = diam(P)
-  test_support::expect_pass("pwa M_S (Theorem 9 scale diam(P)/eps)",
-                            solution_audit(plan, claimed, 501), 0.5 * claimed);
+  EXPECT_TRUE(test_support::audit_passes("pwa M_S (Theorem 9 scale diam(P)/eps)",
+                                         solution_audit(plan, claimed, 501), 0.5 * claimed));
 }
 
 TEST(PWA_AUDIT_NEG_MS, HalfSensitivityIsFlagged) {
@@ -98,7 +98,8 @@ TEST(PWA_AUDIT_NEG_MS, HalfSensitivityIsFlagged) {
   // broken: Δ/2 (the lower-level plan takes Δ as an explicit parameter)
   const auto plan = pwa::plan_perturb_solution(prob, eps, pwa::noise_rule::theorem9,
                                                dpref::noise_mode::idealised, half);
-  test_support::expect_flagged("NEG pwa M_S with Delta/2", solution_audit(plan, eps, 502));
+  EXPECT_TRUE(
+      test_support::audit_flagged("NEG pwa M_S with Delta/2", solution_audit(plan, eps, 502)));
 }
 
 // M_P: the tight part is the released b̃ = b + w_P (Theorem 16, Δ = √m·bmax, attained by
@@ -120,7 +121,8 @@ TEST(PWA_AUDIT_MP, NoisyDataReleasePassesAtClaimedEpsilon) {
   };
   const auto r =
       run_audit_per_pair<vec, vec>(m, corner_pairs(), data_families, pwa_config(503, claimed));
-  test_support::expect_pass("pwa M_P released data b~ (Delta = sqrt(m) bmax)", r, 0.5 * claimed);
+  EXPECT_TRUE(test_support::audit_passes("pwa M_P released data b~ (Delta = sqrt(m) bmax)", r,
+                                         0.5 * claimed));
 }
 
 TEST(PWA_AUDIT_MP, SolutionOfNoisyProblemPassesAtClaimedEpsilon) {
@@ -133,7 +135,7 @@ TEST(PWA_AUDIT_MP, SolutionOfNoisyProblemPassesAtClaimedEpsilon) {
   };
   const auto r =
       run_audit_per_pair<vec, vec>(m, corner_pairs(), solution_families, pwa_config(504, claimed));
-  test_support::expect_pass("pwa M_P output x(b~) (post-processing)", r);
+  EXPECT_TRUE(test_support::audit_passes("pwa M_P output x(b~) (post-processing)", r));
 }
 
 // One selection step of Algorithm 1 at ε_step: utility vectors u = Ax + b at a fixed x move by
@@ -170,14 +172,15 @@ TEST(PWA_AUDIT_SELECT, OneSelectionStepPassesAtClaimedEpsilon) {
   const auto plan = one_step_plan(bmax, eps_step, 1.0);
   const double claimed = plan.ledger.total().epsilon;  // the plan's own ledger (<= the request)
   EXPECT_LE(claimed, eps_step);
-  test_support::expect_pass("pwa Algorithm 1 selection, m=10", selection_audit(plan.scale, 505),
-                            0.5 * claimed);
+  EXPECT_TRUE(test_support::audit_passes("pwa Algorithm 1 selection, m=10",
+                                         selection_audit(plan.scale, 505), 0.5 * claimed));
 }
 
 TEST(PWA_AUDIT_NEG_SELECT, TwiceEpsilonSelectionIsFlagged) {
   // exp(ε u / bmax) instead of exp(ε u/(2 bmax)): 2ε-DP, audited against the claim ε
   const double scale = one_step_plan(1, 1, 0.5).scale;  // broken: half the scale
-  test_support::expect_flagged("NEG pwa selection with eps u / bmax", selection_audit(scale, 506));
+  EXPECT_TRUE(test_support::audit_flagged("NEG pwa selection with eps u / bmax",
+                                          selection_audit(scale, 506)));
 }
 
 }  // namespace

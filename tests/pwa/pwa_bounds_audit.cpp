@@ -86,7 +86,7 @@ TEST(PRIV_PWA_AUDIT, SecureSelectionWithBmaxBelowTheUtilitiesResolutionPasses) {
   };
   const auto r = run_audit<vec, std::size_t>(m, pairs, candidates(2),
                                              bounds_config(2701, claimed, std::uint64_t{1} << 13));
-  expect_pass("PRIV pwa secure Algorithm 2 (pwa::run), bmax = 2^-103", r);
+  EXPECT_TRUE(audit_passes("PRIV pwa secure Algorithm 2 (pwa::run), bmax = 2^-103", r));
 }
 
 TEST(PRIV_PWA_AUDIT, SelectionWithoutTheRoundingTermIsFlagged) {
@@ -103,7 +103,8 @@ TEST(PRIV_PWA_AUDIT, SelectionWithoutTheRoundingTermIsFlagged) {
   };
   const auto r = run_audit<vec, std::size_t>(m, straddle_pairs(), candidates(2),
                                              bounds_config(2702, 1.0, std::uint64_t{1} << 13));
-  expect_flagged("PRIV NEG pwa Algorithm 2 without the rounding term, bmax = 2^-103", r, 1.0);
+  EXPECT_TRUE(
+      audit_flagged("PRIV NEG pwa Algorithm 2 without the rounding term, bmax = 2^-103", r, 1.0));
 }
 
 // ---- records 1000·bmax, idealised ----------------------------------------------------------
@@ -133,7 +134,7 @@ TEST(PRIV_PWA_AUDIT, SelectionWithRecordsFarAboveBmaxPasses) {
   const auto r = run_audit<vec, std::size_t>(m, far_pairs(), candidates(kBoundsM),
                                              bounds_config(2703, claimed, std::uint64_t{1} << 16));
   // tight: the pair attains Δu = bmax in both directions
-  expect_pass("PRIV pwa Algorithm 2 (pwa::run), records 1000 bmax", r, 0.5 * claimed);
+  EXPECT_TRUE(audit_passes("PRIV pwa Algorithm 2 (pwa::run), records 1000 bmax", r, 0.5 * claimed));
 }
 
 TEST(PRIV_PWA_AUDIT, SelectionAtHalfTheSensitivityIsFlagged) {
@@ -148,7 +149,7 @@ TEST(PRIV_PWA_AUDIT, SelectionAtHalfTheSensitivityIsFlagged) {
   };
   const auto r = run_audit<vec, std::size_t>(m, far_pairs(), candidates(kBoundsM),
                                              bounds_config(2704, 1.0, std::uint64_t{1} << 16));
-  expect_flagged("PRIV NEG pwa Algorithm 2 at bmax/2, records 1000 bmax", r);
+  EXPECT_TRUE(audit_flagged("PRIV NEG pwa Algorithm 2 at bmax/2, records 1000 bmax", r));
 }
 
 }  // namespace
